@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Clavis",
+    products: [
+        .library(name: "ClavisStore", targets: ["ClavisStore"]),
+        .executable(name: "clavis-bench", targets: ["clavis-bench"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "ClavisCore"),
+        .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
+        .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
+        .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+        .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
+        .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
+        .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
+        .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
+        .testTarget(name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

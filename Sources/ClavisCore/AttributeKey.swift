@@ -1,0 +1,121 @@
+/// An item attribute, named by Apple's short code (`acct`, `svce`, ...), which is also the value of its `kSecAttr*` constant.
+public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Apple's short code for the attribute.
+    public let rawValue: String
+
+    /// Wraps a short code; whether a class accepts it is decided by `ItemClass.attributeKinds`.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The short code.
+    public var description: String { rawValue }
+
+    /// Orders keys by code, so encodings and digests are deterministic.
+    public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    // Shared by every class.
+    /// `kSecAttrAccessible`: the protection class code.
+    public static let accessible = AttributeKey(rawValue: "pdmn")
+    /// `kSecAttrAccessGroup`.
+    public static let accessGroup = AttributeKey(rawValue: "agrp")
+    /// `kSecAttrSynchronizable`.
+    public static let synchronizable = AttributeKey(rawValue: "sync")
+    /// `kSecAttrCreationDate`, set by the store.
+    public static let creationDate = AttributeKey(rawValue: "cdat")
+    /// `kSecAttrModificationDate`, set by the store.
+    public static let modificationDate = AttributeKey(rawValue: "mdat")
+    /// `kSecAttrLabel`.
+    public static let label = AttributeKey(rawValue: "labl")
+    /// `kSecAttrAccessControl`: the encoded access-control policy.
+    public static let accessControl = AttributeKey(rawValue: "accc")
+
+    // Password classes.
+    /// `kSecAttrAccount`.
+    public static let account = AttributeKey(rawValue: "acct")
+    /// `kSecAttrService`.
+    public static let service = AttributeKey(rawValue: "svce")
+    /// `kSecAttrGeneric`.
+    public static let generic = AttributeKey(rawValue: "gena")
+    /// `kSecAttrDescription`.
+    public static let itemDescription = AttributeKey(rawValue: "desc")
+    /// `kSecAttrComment`.
+    public static let comment = AttributeKey(rawValue: "icmt")
+    /// `kSecAttrCreator`: a four-character code as a number.
+    public static let creator = AttributeKey(rawValue: "crtr")
+    /// `kSecAttrType`: a four-character code as a number.
+    public static let type = AttributeKey(rawValue: "type")
+    /// `kSecAttrIsInvisible`.
+    public static let isInvisible = AttributeKey(rawValue: "invi")
+    /// `kSecAttrIsNegative`.
+    public static let isNegative = AttributeKey(rawValue: "nega")
+    /// `kSecAttrAlias`.
+    public static let alias = AttributeKey(rawValue: "alis")
+    /// `kSecAttrScriptCode`.
+    public static let scriptCode = AttributeKey(rawValue: "scrp")
+    /// `kSecAttrHasCustomIcon`.
+    public static let customIcon = AttributeKey(rawValue: "cusi")
+    /// `kSecAttrProtected`.
+    public static let isProtected = AttributeKey(rawValue: "prot")
+    /// `kSecAttrSecurityDomain`.
+    public static let securityDomain = AttributeKey(rawValue: "sdmn")
+    /// `kSecAttrServer`.
+    public static let server = AttributeKey(rawValue: "srvr")
+    /// `kSecAttrProtocol`: a four-character protocol code such as `htps`.
+    public static let `protocol` = AttributeKey(rawValue: "ptcl")
+    /// `kSecAttrAuthenticationType`: a four-character code such as `dflt`.
+    public static let authenticationType = AttributeKey(rawValue: "atyp")
+    /// `kSecAttrPort`.
+    public static let port = AttributeKey(rawValue: "port")
+    /// `kSecAttrPath`.
+    public static let path = AttributeKey(rawValue: "path")
+
+    // Keys and certificates: named for their primary keys; their stores come later.
+    /// `kSecAttrKeyClass`.
+    public static let keyClass = AttributeKey(rawValue: "kcls")
+    /// `kSecAttrApplicationLabel`.
+    public static let applicationLabel = AttributeKey(rawValue: "klbl")
+    /// `kSecAttrApplicationTag`.
+    public static let applicationTag = AttributeKey(rawValue: "atag")
+    /// `kSecAttrKeyType`.
+    public static let keyType = AttributeKey(rawValue: "type")
+    /// `kSecAttrKeySizeInBits`.
+    public static let keySizeInBits = AttributeKey(rawValue: "bsiz")
+    /// `kSecAttrEffectiveKeySize`.
+    public static let effectiveKeySize = AttributeKey(rawValue: "esiz")
+    /// Key validity start.
+    public static let startDate = AttributeKey(rawValue: "sdat")
+    /// Key validity end.
+    public static let endDate = AttributeKey(rawValue: "edat")
+    /// `kSecAttrCertificateType`.
+    public static let certificateType = AttributeKey(rawValue: "ctyp")
+    /// `kSecAttrIssuer`.
+    public static let issuer = AttributeKey(rawValue: "issr")
+    /// `kSecAttrSerialNumber`.
+    public static let serialNumber = AttributeKey(rawValue: "slnr")
+
+    /// Attributes every stored class carries.
+    static let commonKinds: [AttributeKey: AttributeValue.Kind] = [
+        .accessible: .string, .accessGroup: .string, .synchronizable: .bool, .creationDate: .date,
+        .modificationDate: .date, .label: .string, .accessControl: .data,
+    ]
+
+    /// Attributes of `kSecClassGenericPassword` beyond the common ones.
+    static let genericPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
+        .service: .string, .generic: .data,
+    ]) { first, _ in first }
+
+    /// Attributes of `kSecClassInternetPassword` beyond the common ones.
+    static let internetPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
+        .securityDomain: .string, .server: .string, .protocol: .string, .authenticationType: .string,
+        .port: .number, .path: .string,
+    ]) { first, _ in first }
+
+    /// Attributes both password classes share.
+    private static let passwordKinds: [AttributeKey: AttributeValue.Kind] = [
+        .account: .string, .itemDescription: .string, .comment: .string, .creator: .number, .type: .number,
+        .isInvisible: .bool, .isNegative: .bool, .alias: .data, .scriptCode: .number, .customIcon: .bool,
+        .isProtected: .bool,
+    ]
+
+    /// Attributes whose keyed digests are indexed columns, so queries on them need no full-table decryption.
+    public static let indexed: [AttributeKey] = [.account, .service, .server, .label]
+}

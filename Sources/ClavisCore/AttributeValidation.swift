@@ -1,0 +1,43 @@
+extension ItemClass {
+    /// Checks that every attribute belongs to this class and has the right kind of value.
+    ///
+    /// - Throws: `noSuchAttribute` for an attribute the class lacks, `param` for a value of the wrong kind or an
+    ///   unknown protection class, `dataTooLarge` for a value past `KeychainLimits.attributeValueBytes`.
+    public func validate(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) {
+        let kinds = attributeKinds
+        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            guard let expected = kinds[key] else {
+                throw KeychainError(.noSuchAttribute, "class \(rawValue) has no attribute '\(key)'")
+            }
+            guard value.kind == expected || (expected == .bool && value.kind == .number) else {
+                throw KeychainError(.param, "attribute '\(key)' takes a \(expected.rawValue), not a \(value.kind.rawValue)")
+            }
+            if value.byteCount > KeychainLimits.attributeValueBytes {
+                throw KeychainError(
+                    .dataTooLarge, "attribute '\(key)' is larger than \(KeychainLimits.attributeValueBytes) bytes")
+            }
+        }
+        if let protection = attributes[.accessible], ProtectionClass(rawValue: protection.stringValue ?? "") == nil {
+            throw KeychainError(.param, "attribute 'pdmn' is not a protection class")
+        }
+    }
+}
+
+/// The documented size limits of the store.
+public enum KeychainLimits {
+    /// The largest secret (`kSecValueData`) an item may hold: 16 MiB.
+    public static let secretBytes = 16 * 1024 * 1024
+    /// The largest single attribute value: 64 KiB.
+    public static let attributeValueBytes = 64 * 1024
+}
+
+extension AttributeValue {
+    /// The size of the value's payload in bytes.
+    var byteCount: Int {
+        switch self {
+        case .string(let value): value.utf8.count
+        case .data(let value): value.count
+        case .number, .bool, .date: 8
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// The kinds of keychain item, with Apple's four-letter class codes as raw values.
+public enum ItemClass: String, Sendable, CaseIterable, Hashable {
+    /// `kSecClassGenericPassword`: any bytes under an account and a service.
+    case genericPassword = "genp"
+    /// `kSecClassInternetPassword`: a password for a server, protocol, port and path.
+    case internetPassword = "inet"
+    /// `kSecClassKey`: a cryptographic key (not stored yet).
+    case key = "keys"
+    /// `kSecClassCertificate`: an X.509 certificate (not stored yet).
+    case certificate = "cert"
+    /// `kSecClassIdentity`: a certificate with its private key (not stored yet).
+    case identity = "idnt"
+
+    /// True for the classes the store can hold today.
+    public var isStorable: Bool {
+        switch self {
+        case .genericPassword, .internetPassword: true
+        case .key, .certificate, .identity: false
+        }
+    }
+
+    /// The attributes that make an item of this class unique, in the order they are hashed.
+    public var primaryKey: [AttributeKey] {
+        switch self {
+        case .genericPassword:
+            [.account, .service, .accessGroup, .synchronizable]
+        case .internetPassword:
+            [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path, .accessGroup,
+             .synchronizable]
+        case .key:
+            [.keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits, .effectiveKeySize,
+             .startDate, .endDate, .creator, .accessGroup, .synchronizable]
+        case .certificate:
+            [.certificateType, .issuer, .serialNumber, .accessGroup, .synchronizable]
+        case .identity:
+            []
+        }
+    }
+
+    /// The attributes an item of this class may carry, each with the kind of value it takes.
+    public var attributeKinds: [AttributeKey: AttributeValue.Kind] {
+        switch self {
+        case .genericPassword:
+            AttributeKey.commonKinds.merging(AttributeKey.genericPasswordKinds) { first, _ in first }
+        case .internetPassword:
+            AttributeKey.commonKinds.merging(AttributeKey.internetPasswordKinds) { first, _ in first }
+        case .key, .certificate, .identity:
+            AttributeKey.commonKinds
+        }
+    }
+}

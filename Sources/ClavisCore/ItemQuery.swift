@@ -1,0 +1,84 @@
+/// What to look for: a class, exact attribute values, which synchronizable items, which groups and how many.
+public struct ItemQuery: Sendable {
+    /// The class searched.
+    public var itemClass: ItemClass
+    /// Attributes that must match exactly (case-sensitive); `sync` and `agrp` go in their own fields.
+    public var attributes: [AttributeKey: AttributeValue]
+    /// Which items to see by their `sync` attribute.
+    public var synchronizable: SynchronizableFilter
+    /// The access groups searched; `nil` searches every group (the caller's entitlements are applied above the store).
+    public var accessGroups: [String]?
+    /// A single item by its persistent reference.
+    public var persistentReference: PersistentReference?
+    /// How many items to return at most.
+    public var limit: MatchLimit
+    /// Whether to decrypt and return each item's secret.
+    public var returnsSecret: Bool
+
+    /// Creates a query; by default it matches non-synchronizable items in any group, all of them, without secrets.
+    public init(
+        itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:],
+        synchronizable: SynchronizableFilter = .no, accessGroups: [String]? = nil,
+        persistentReference: PersistentReference? = nil, limit: MatchLimit = .all, returnsSecret: Bool = false
+    ) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+        self.synchronizable = synchronizable
+        self.accessGroups = accessGroups
+        self.persistentReference = persistentReference
+        self.limit = limit
+        self.returnsSecret = returnsSecret
+    }
+}
+
+/// Which items a query sees by their `sync` attribute (`kSecAttrSynchronizable`, `kSecAttrSynchronizableAny`).
+public enum SynchronizableFilter: Sendable, Hashable {
+    /// Only items that do not sync: the default when a query names none.
+    case no
+    /// Only synchronizable items.
+    case yes
+    /// Both.
+    case any
+
+    /// True when an item with `isSynchronizable` passes the filter.
+    public func admits(_ isSynchronizable: Bool) -> Bool {
+        switch self {
+        case .no: !isSynchronizable
+        case .yes: isSynchronizable
+        case .any: true
+        }
+    }
+}
+
+/// How many matches a query returns (`kSecMatchLimit`).
+public enum MatchLimit: Sendable, Hashable {
+    /// At most one (`kSecMatchLimitOne`).
+    case one
+    /// Every match (`kSecMatchLimitAll`).
+    case all
+    /// At most this many.
+    case count(Int)
+
+    /// The limit as a number, `nil` for all.
+    public var maximum: Int? {
+        switch self {
+        case .one: 1
+        case .all: nil
+        case .count(let count): count
+        }
+    }
+}
+
+/// What an update changes: attributes to set and, optionally, a new secret.
+public struct ItemChanges: Sendable {
+    /// Attributes to set; `cdat`, `mdat` and the class cannot be changed.
+    public var attributes: [AttributeKey: AttributeValue]
+    /// A new secret, or `nil` to keep the current one.
+    public var secret: SecureBytes?
+
+    /// Creates a change set.
+    public init(attributes: [AttributeKey: AttributeValue] = [:], secret: SecureBytes? = nil) {
+        self.attributes = attributes
+        self.secret = secret
+    }
+}

@@ -1,0 +1,91 @@
+/// A failed keychain operation: an Apple `OSStatus` code and a one-line reason that never contains a secret.
+public struct KeychainError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as one of Apple's status codes.
+    public let code: Code
+    /// A one-line explanation naming the item or file and the reason; never a secret or a bound value.
+    public let reason: String
+
+    /// Creates an error with `code` and an explanation.
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// Apple's `OSStatus` for this error.
+    public var osStatus: Int32 { code.rawValue }
+
+    /// The code's meaning followed by the reason.
+    public var description: String { "\(code.message) (\(code.rawValue)): \(reason)" }
+
+    /// A keychain status code; the raw value is Apple's `OSStatus` and the only mapping to it.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// Apple's `OSStatus` value.
+        public let rawValue: Int32
+        /// Wraps an `OSStatus` value.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// `errSecUnimplemented`.
+        public static let unimplemented = Code(rawValue: -4)
+        /// `errSecIO`.
+        public static let io = Code(rawValue: -36)
+        /// `errSecParam`.
+        public static let param = Code(rawValue: -50)
+        /// `errSecAllocate`.
+        public static let allocate = Code(rawValue: -108)
+        /// `errSecUserCanceled`.
+        public static let userCanceled = Code(rawValue: -128)
+        /// `errSecNotAvailable`.
+        public static let notAvailable = Code(rawValue: -25291)
+        /// `errSecAuthFailed`.
+        public static let authFailed = Code(rawValue: -25293)
+        /// `errSecNoSuchKeychain`.
+        public static let noSuchKeychain = Code(rawValue: -25294)
+        /// `errSecInvalidKeychain`.
+        public static let invalidKeychain = Code(rawValue: -25295)
+        /// `errSecDuplicateItem`.
+        public static let duplicateItem = Code(rawValue: -25299)
+        /// `errSecItemNotFound`.
+        public static let itemNotFound = Code(rawValue: -25300)
+        /// `errSecDataTooLarge`.
+        public static let dataTooLarge = Code(rawValue: -25302)
+        /// `errSecNoSuchAttr`.
+        public static let noSuchAttribute = Code(rawValue: -25303)
+        /// `errSecNoSuchClass`.
+        public static let noSuchClass = Code(rawValue: -25306)
+        /// `errSecInteractionNotAllowed`.
+        public static let interactionNotAllowed = Code(rawValue: -25308)
+        /// `errSecDecode`.
+        public static let decode = Code(rawValue: -26275)
+        /// `errSecMissingEntitlement`.
+        public static let missingEntitlement = Code(rawValue: -34018)
+
+        /// Apple's message text for the code.
+        public var message: String {
+            Self.messages[rawValue] ?? "OSStatus \(rawValue)"
+        }
+
+        /// The code's value and message.
+        public var description: String { "\(rawValue) \(message)" }
+
+        private static let messages: [Int32: String] = [
+            0: "No error.",
+            -4: "Function or operation not implemented.",
+            -36: "I/O error.",
+            -50: "One or more parameters passed to a function were not valid.",
+            -108: "Failed to allocate memory.",
+            -128: "User canceled the operation.",
+            -25291: "No keychain is available. You may need to restart your computer.",
+            -25293: "The user name or passphrase you entered is not correct.",
+            -25294: "The specified keychain could not be found.",
+            -25295: "The specified keychain is not a valid keychain file.",
+            -25299: "The specified item already exists in the keychain.",
+            -25300: "The specified item could not be found in the keychain.",
+            -25302: "This item contains information which is too large or in a format that cannot be displayed.",
+            -25303: "The specified attribute does not exist.",
+            -25306: "The specified item does not appear to be a valid keychain item.",
+            -25308: "User interaction is not allowed.",
+            -26275: "Unable to decode the provided data.",
+            -34018: "A required entitlement isn't present.",
+        ]
+    }
+}
