@@ -1,0 +1,36 @@
+/// The four item operations every transport offers: the embedded store in-process, or the daemon over its socket.
+///
+/// Entitlements are applied above this layer: callers pass the access groups a query may see.
+public protocol KeychainStore: Sendable {
+    /// Stores a new item and returns it as stored (with `cdat`, `mdat`, `pdmn`, `agrp`, `sync` and its reference).
+    ///
+    /// - Throws: `duplicateItem` when an item with the same primary key exists, `interactionNotAllowed` when the
+    ///   item's protection class is closed, `param`/`noSuchAttribute`/`dataTooLarge` for bad input.
+    func add(_ item: NewItem) throws(KeychainError) -> Item
+
+    /// Returns the matching items in insertion order, at most `query.limit`; an empty array when none match.
+    func find(_ query: ItemQuery) throws(KeychainError) -> [Item]
+
+    /// Applies `changes` to every matching item in one transaction and returns how many changed.
+    func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> Int
+
+    /// Deletes every matching item in one transaction and returns how many were deleted.
+    func delete(_ query: ItemQuery) throws(KeychainError) -> Int
+}
+
+/// An item to add: its class, its attributes and its secret.
+public struct NewItem: Sendable {
+    /// The item's class.
+    public var itemClass: ItemClass
+    /// Its attributes; `pdmn` defaults to `ak`, `sync` to false, `agrp` to "" (callers above set the default group).
+    public var attributes: [AttributeKey: AttributeValue]
+    /// Its secret (`kSecValueData`); may be empty.
+    public var secret: SecureBytes
+
+    /// Creates an item to add.
+    public init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], secret: SecureBytes) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+        self.secret = secret
+    }
+}
