@@ -1,5 +1,5 @@
-public import ClavisCore
 internal import COpenSSL
+public import ClavisCore
 
 /// AES key wrap (RFC 3394) and key wrap with padding (RFC 5649) for protecting keys under a key-encryption key.
 ///
@@ -95,7 +95,8 @@ private struct KeyWrapOperation {
         // OpenSSL refuses wrap-mode ciphers unless the caller opts in with this flag.
         EVP_CIPHER_CTX_set_flags(ctx, EVP_CIPHER_CTX_FLAG_WRAP_ALLOW)
         try kek.withBytes { kekPointer, _ throws(CryptoError) in
-            try OpenSSLStatus.check(EVP_CipherInit_ex(ctx, cipher, nil, kekPointer, nil, direction), "EVP_CipherInit_ex")
+            try OpenSSLStatus.check(
+                EVP_CipherInit_ex(ctx, cipher, nil, kekPointer, nil, direction), "EVP_CipherInit_ex")
         }
         var written: Int32 = 0
         guard EVP_CipherUpdate(ctx, output, &written, input, length) == 1, written > 0 else {
@@ -103,7 +104,8 @@ private struct KeyWrapOperation {
         }
         var trailing: Int32 = 0
         guard EVP_CipherFinal_ex(ctx, output + Int(written), &trailing) == 1 else {
-            throw encrypting ? OpenSSLStatus.failure("EVP_CipherFinal_ex") : OpenSSLStatus.cleared(.authenticationFailed)
+            throw encrypting
+                ? OpenSSLStatus.failure("EVP_CipherFinal_ex") : OpenSSLStatus.cleared(.authenticationFailed)
         }
         return Int(written) + Int(trailing)
     }

@@ -56,9 +56,12 @@ extension SecureBytes {
     ) throws(CryptoError) -> SecureBytes {
         var failure: CryptoError?
         let bytes = SecureBytes(count: count) { raw in
-            if case .failure(let error) = ByteAccess.callMutable(raw, { pointer, _ throws(CryptoError) in
-                try body(pointer)
-            }) {
+            if case .failure(let error) = ByteAccess.callMutable(
+                raw,
+                { pointer, _ throws(CryptoError) in
+                    try body(pointer)
+                })
+            {
                 failure = error
             }
         }

@@ -1,5 +1,5 @@
-public import ClavisCore
 internal import COpenSSL
+public import ClavisCore
 
 /// Comparisons whose running time does not reveal where two byte strings differ.
 public enum ConstantTime {

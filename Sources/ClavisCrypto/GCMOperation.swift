@@ -1,5 +1,5 @@
-internal import ClavisCore
 internal import COpenSSL
+internal import ClavisCore
 
 /// One AES-256-GCM encryption or decryption, step by step over an owned cipher context.
 final class GCMOperation {

@@ -1,5 +1,5 @@
-public import ClavisCore
 internal import COpenSSL
+public import ClavisCore
 
 /// The HMAC-based extract-and-expand key derivation function (RFC 5869) with SHA-256.
 public enum HKDFSHA256 {
@@ -14,7 +14,8 @@ public enum HKDFSHA256 {
         outputByteCount: Int
     ) throws(CryptoError) -> SecureBytes {
         guard (1...maximumOutputByteCount).contains(outputByteCount) else {
-            throw .invalidInput("HKDF-SHA256 output must be 1...\(maximumOutputByteCount) bytes, got \(outputByteCount)")
+            throw .invalidInput(
+                "HKDF-SHA256 output must be 1...\(maximumOutputByteCount) bytes, got \(outputByteCount)")
         }
         let context = try KDFContext(algorithm: "HKDF")
         return try SecureBytes.filling(count: outputByteCount) { output throws(CryptoError) in

@@ -1,5 +1,5 @@
-public import ClavisCore
 internal import COpenSSL
+public import ClavisCore
 
 /// HMAC with SHA-256 (RFC 2104), computed by OpenSSL.
 public enum HMACSHA256 {

@@ -1,5 +1,5 @@
-public import ClavisCore
 internal import COpenSSL
+public import ClavisCore
 
 /// Random bytes from OpenSSL's cryptographically secure generator.
 public enum SecureRandom {
