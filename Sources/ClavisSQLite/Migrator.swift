@@ -1,5 +1,5 @@
 /// Brings a database's schema to the newest version, one numbered step at a time, all in one transaction.
-public struct Migrator {
+public struct Migrator: Sendable {
     /// One schema step: the version it produces and the SQL that gets there from the version before.
     public struct Migration: Sendable {
         /// The schema version after this step.

@@ -21,12 +21,13 @@ final class KeychainEngine {
         try PrivateFiles.makeOwnerOnlyFolder(home.path)
         let databaseExisted = (PrivateFiles.size(home.databasePath) ?? 0) > 0
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
-        connection = try Connection(path: home.databasePath)
+        let connection = try Connection(path: home.databasePath)
         chmod(home.databasePath, 0o600)
         try Self.checkIsKeychain(connection, path: home.databasePath)
         _ = try connection.scalar("PRAGMA journal_mode = WAL")
         try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON;")
         try Schema.migrator.migrate(connection)
+        self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         keybag = try connection.transaction { try Keybag(connection: connection, deviceKey: deviceKey) }
         do {

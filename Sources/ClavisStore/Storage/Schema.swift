@@ -9,6 +9,7 @@ enum Schema {
         .init(
             version: 1,
             sql: """
+                PRAGMA application_id = \(applicationID);
                 CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE keybag (class TEXT PRIMARY KEY, wrapped_key BLOB NOT NULL) WITHOUT ROWID;
                 CREATE TABLE items (
