@@ -1,5 +1,11 @@
 internal import CSQLite
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// One open SQLite database, owned here and closed in `deinit`.
 ///
 /// Not `Sendable`: a connection belongs to one thread at a time; whoever shares it serialises access.
@@ -72,6 +78,27 @@ public final class Connection {
             if value == nil { value = row[0] }
         }
         return value
+    }
+
+    /// Switches the database to write-ahead logging (a setting kept in the file), so readers never block writers.
+    ///
+    /// SQLite answers a mode change with BUSY at once, without its busy handler, while another connection is
+    /// mid-transaction; that happens when several processes create one database together, so retry for a while.
+    public func enableWriteAheadLogging(retryingForMilliseconds limit: Int = 10_000) throws {
+        var waited = 0
+        while true {
+            if try scalar("PRAGMA journal_mode")?.text?.lowercased() == "wal" { return }
+            do {
+                let mode = try scalar("PRAGMA journal_mode = WAL")?.text?.lowercased()
+                guard mode == "wal" else {
+                    throw DatabaseError(resultCode: 1, message: "journal mode stays \(mode ?? "unknown")", sql: "PRAGMA journal_mode = WAL")
+                }
+                return
+            } catch let error as DatabaseError where error.isBusy && waited < limit {
+                usleep(5_000)
+                waited += 5
+            }
+        }
     }
 
     /// The rowid of the last inserted row.

@@ -13,7 +13,7 @@ extension KeychainError {
         case let error as DatabaseError where error.isCorruption:
             self.init(.invalidKeychain, "keychain.db is damaged or not a keychain database (\(error.message))")
         case let error as DatabaseError where error.isBusy:
-            self.init(.io, "keychain.db stayed locked by another process past the timeout")
+            self.init(.io, "keychain.db stayed locked by another process past the timeout [\(error.sql)]")
         case let error as DatabaseError:
             self.init(.io, error.description)
         case CryptoError.authenticationFailed:

@@ -24,7 +24,7 @@ final class KeychainEngine {
         let connection = try Connection(path: home.databasePath)
         chmod(home.databasePath, 0o600)
         try Self.checkIsKeychain(connection, path: home.databasePath)
-        _ = try connection.scalar("PRAGMA journal_mode = WAL")
+        try connection.enableWriteAheadLogging()
         try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON;")
         try Schema.migrator.migrate(connection)
         self.connection = connection
