@@ -43,6 +43,7 @@ enum ContentionWorker {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             process.arguments = ["contend-worker", home.path, "w\(index)", String(count)]
+            process.standardOutput = FileHandle.nullDevice
             try process.run()
             return process
         }
