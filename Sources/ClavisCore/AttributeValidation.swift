@@ -41,3 +41,16 @@ extension AttributeValue {
         }
     }
 }
+
+extension ItemClass {
+    /// Validates `attributes` and returns them in canonical form: booleans given as numbers become booleans.
+    public func normalized(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+        try validate(attributes)
+        let kinds = attributeKinds
+        var normalized = attributes
+        for (key, value) in attributes where kinds[key] == .bool && value.kind == .number {
+            normalized[key] = .bool(value.boolValue ?? false)
+        }
+        return normalized
+    }
+}

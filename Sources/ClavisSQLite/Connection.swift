@@ -1,0 +1,145 @@
+internal import CSQLite
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One open SQLite database, owned here and closed in `deinit`.
+///
+/// Not `Sendable`: a connection belongs to one thread at a time; whoever shares it serialises access.
+public final class Connection {
+    let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    private var transactionDepth = 0
+
+    /// How open treats a missing file.
+    public enum OpenMode: Sendable {
+        /// Create the file when it does not exist.
+        case readWriteCreate
+        /// Fail when the file does not exist.
+        case readWrite
+    }
+
+    /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for other connections' locks.
+    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
+        var opened: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard status == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(opened)
+            throw DatabaseError(resultCode: status, message: message, sql: "open")
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that bind nothing (schema changes, pragmas).
+    public func executeScript(_ sql: String) throws(DatabaseError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status, sql: sql) }
+    }
+
+    /// Runs a statement with `values` bound to its placeholders, calling `row` for each result row.
+    public func execute(_ sql: String, _ values: [DatabaseValue] = [], row: (Row) throws -> Void = { _ in }) throws {
+        try statement(for: sql).run(values) { current in
+            try row(current)
+            return true
+        }
+    }
+
+    /// Runs a query, calling `row` for each result row until it returns false.
+    public func forEachRow(_ sql: String, _ values: [DatabaseValue] = [], while row: (Row) throws -> Bool) throws {
+        try statement(for: sql).run(values, row: row)
+    }
+
+    /// Returns every row of a query, each as an array of column values.
+    public func rows(_ sql: String, _ values: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+        var rows: [[DatabaseValue]] = []
+        try execute(sql, values) { row in
+            rows.append((0..<row.count).map { row[$0] })
+        }
+        return rows
+    }
+
+    /// Returns the first column of the first row, or `nil` when there is no row.
+    public func scalar(_ sql: String, _ values: [DatabaseValue] = []) throws -> DatabaseValue? {
+        var value: DatabaseValue?
+        try execute(sql, values) { row in
+            if value == nil { value = row[0] }
+        }
+        return value
+    }
+
+    /// Switches the database to write-ahead logging (a setting kept in the file), so readers never block writers.
+    ///
+    /// SQLite answers a mode change with BUSY at once, without its busy handler, while another connection is
+    /// mid-transaction; that happens when several processes create one database together, so retry for a while.
+    public func enableWriteAheadLogging(retryingForMilliseconds limit: Int = 10_000) throws {
+        var waited = 0
+        while true {
+            if try scalar("PRAGMA journal_mode")?.text?.lowercased() == "wal" { return }
+            do {
+                let mode = try scalar("PRAGMA journal_mode = WAL")?.text?.lowercased()
+                guard mode == "wal" else {
+                    throw DatabaseError(resultCode: 1, message: "journal mode stays \(mode ?? "unknown")", sql: "PRAGMA journal_mode = WAL")
+                }
+                return
+            } catch let error as DatabaseError where error.isBusy && waited < limit {
+                usleep(5_000)
+                waited += 5
+            }
+        }
+    }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// The number of rows the last statement changed.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a transaction that commits when it returns and rolls back when it throws.
+    ///
+    /// `immediate` takes the write lock at the start, so two writers queue instead of failing on upgrade.
+    /// Nested calls join the outer transaction.
+    public func transaction<Result>(immediate: Bool = true, _ body: () throws -> Result) throws -> Result {
+        if transactionDepth > 0 {
+            transactionDepth += 1
+            defer { transactionDepth -= 1 }
+            return try body()
+        }
+        try executeScript(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        transactionDepth = 1
+        defer { transactionDepth = 0 }
+        do {
+            let result = try body()
+            try executeScript("COMMIT")
+            return result
+        } catch {
+            try? executeScript("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func statement(for sql: String) throws(DatabaseError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let prepared = try Statement(sql: sql, connection: self)
+        statements[sql] = prepared
+        return prepared
+    }
+
+    func error(_ status: Int32, sql: String) -> DatabaseError {
+        let code = sqlite3_extended_errcode(handle)
+        return DatabaseError(
+            resultCode: code == 0 ? status : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}

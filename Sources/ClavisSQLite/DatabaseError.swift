@@ -1,0 +1,40 @@
+/// A failed SQLite call: the result code, SQLite's message and the SQL text, never the values bound to it.
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// SQLite's primary or extended result code.
+    public let resultCode: Int32
+    /// SQLite's explanation (`sqlite3_errmsg`), which never quotes bound values.
+    public let message: String
+    /// The statement that failed, as written (with `?` placeholders), or the operation's name.
+    public let sql: String
+
+    /// Creates an error.
+    public init(resultCode: Int32, message: String, sql: String) {
+        self.resultCode = resultCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low byte of an extended code).
+    public var primaryCode: Int32 { resultCode & 0xFF }
+
+    /// True for a violated UNIQUE or PRIMARY KEY constraint.
+    public var isUniquenessViolation: Bool {
+        resultCode == Self.constraintUnique || resultCode == Self.constraintPrimaryKey
+    }
+
+    /// True when the file is not a database or is damaged.
+    public var isCorruption: Bool { primaryCode == Self.notADatabase || primaryCode == Self.corrupt }
+
+    /// True when another connection held the lock past the busy timeout.
+    public var isBusy: Bool { primaryCode == Self.busy || primaryCode == Self.locked }
+
+    /// Code, message and SQL on one line.
+    public var description: String { "SQLite error \(resultCode): \(message) [\(sql)]" }
+
+    static let busy: Int32 = 5
+    static let locked: Int32 = 6
+    static let corrupt: Int32 = 11
+    static let notADatabase: Int32 = 26
+    static let constraintUnique: Int32 = 2067
+    static let constraintPrimaryKey: Int32 = 1555
+}

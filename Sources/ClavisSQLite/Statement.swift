@@ -1,0 +1,94 @@
+internal import CSQLite
+
+/// One prepared statement, owned here and finalized in `deinit`; reused through the connection's cache.
+final class Statement {
+    private let handle: OpaquePointer
+    private unowned let connection: Connection
+    let sql: String
+
+    init(sql: String, connection: Connection) throws(DatabaseError) {
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard status == SQLITE_OK, let prepared else {
+            throw connection.error(status, sql: sql)
+        }
+        handle = prepared
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the placeholders in order, steps through the rows while `row` returns true, then resets.
+    func run(_ values: [DatabaseValue], row: (Row) throws -> Bool) throws {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        try bind(values)
+        while true {
+            let status = sqlite3_step(handle)
+            switch status {
+            case SQLITE_ROW: if try !row(Row(handle: handle)) { return }
+            case SQLITE_DONE: return
+            default: throw connection.error(status, sql: sql)
+            }
+        }
+    }
+
+    private func bind(_ values: [DatabaseValue]) throws(DatabaseError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        precondition(values.count == expected, "statement takes \(expected) values, got \(values.count): \(sql)")
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null:
+                status = sqlite3_bind_null(handle, index)
+            case .integer(let integer):
+                status = sqlite3_bind_int64(handle, index, integer)
+            case .text(let text):
+                status = text.utf8CString.withUnsafeBufferPointer { chars in
+                    clavis_sqlite3_bind_text_transient(handle, index, chars.baseAddress, Int32(chars.count - 1))
+                }
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes { buffer in
+                    // A zero-length blob must still bind as a blob, not NULL: give SQLite a valid pointer.
+                    let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+                    return clavis_sqlite3_bind_blob_transient(handle, index, base, Int32(buffer.count))
+                }
+            }
+            guard status == SQLITE_OK else { throw connection.error(status, sql: sql) }
+        }
+    }
+}
+
+/// The current row of a running statement; valid only inside the row callback.
+public struct Row {
+    fileprivate let handle: OpaquePointer
+
+    fileprivate init(handle: OpaquePointer) { self.handle = handle }
+
+    /// The number of columns.
+    public var count: Int { Int(sqlite3_column_count(handle)) }
+
+    /// The value of column `index` (from 0).
+    public subscript(index: Int) -> DatabaseValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_TEXT:
+            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
+            return .text(String(cString: text))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        case SQLITE_FLOAT:
+            return .integer(Int64(sqlite3_column_double(handle, column)))
+        default:
+            return .null
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import ClavisCore
+import ClavisCrypto
+
+/// Keyed digests that stand in the database for attribute values, so lookups use an index without storing any
+/// account, service or label in clear.
+///
+/// Each digest is HMAC-SHA256 under an index key derived from the device key, over a domain tag and the value's
+/// canonical encoding, truncated to 16 bytes.
+struct IndexDigests: Sendable {
+    private let key: SecureBytes
+    private static let byteCount = 16
+
+    init(deviceKey: SecureBytes) throws(KeychainError) {
+        do {
+            key = try HKDFSHA256.deriveKey(
+                from: deviceKey, salt: [], info: Array("clavis.index-key.v1".utf8), outputByteCount: 32)
+        } catch {
+            throw KeychainError(.io, "cannot derive the index key: \(error)")
+        }
+    }
+
+    /// The digest of one attribute's value.
+    func digest(of key: AttributeKey, _ value: AttributeValue) -> [UInt8] {
+        var message = Array("attr:\(key.rawValue):".utf8)
+        AttributeCodec.append(value, to: &message)
+        return mac(message)
+    }
+
+    /// The digest of an item's primary key: each primary-key attribute in order, absent ones as "" or 0.
+    func primaryKeyDigest(of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
+        var message = Array("primary:\(itemClass.rawValue):".utf8)
+        let kinds = itemClass.attributeKinds
+        for key in itemClass.primaryKey {
+            AttributeCodec.append(attributes.primaryKeyValue(key, kinds: kinds), to: &message)
+        }
+        return mac(message)
+    }
+
+    private func mac(_ message: [UInt8]) -> [UInt8] {
+        Array(HMACSHA256.authenticationCode(for: message, key: key).prefix(Self.byteCount))
+    }
+}
+
+extension Dictionary where Key == AttributeKey, Value == AttributeValue {
+    /// The value a primary-key attribute counts as: the stored one, else "" or 0 of its kind.
+    func primaryKeyValue(_ key: AttributeKey, kinds: [AttributeKey: AttributeValue.Kind]) -> AttributeValue {
+        if key == .synchronizable { return .bool(self[key]?.boolValue ?? false) }
+        if let value = self[key] { return value }
+        return .absent(kinds[key] ?? .string)
+    }
+}

@@ -1,0 +1,42 @@
+public import ClavisCore
+
+/// Holds the 256-bit device key that every class key is bound to.
+public protocol DeviceKeyProvider: Sendable {
+    /// Returns the device key, creating one first when `creatingIfMissing` is true and none exists yet.
+    ///
+    /// - Throws: `invalidKeychain` when the key is missing (and may not be created) or malformed; `io` when it
+    ///   cannot be read.
+    func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes
+}
+
+/// The default device key: 32 random bytes in a file only its owner can read (mode 0600, in a 0700 folder).
+public struct DeviceKeyFile: DeviceKeyProvider {
+    /// The key's length in bytes.
+    public static let byteCount = 32
+
+    /// The file's path.
+    public let path: String
+    private let generate: @Sendable () -> SecureBytes
+
+    /// A device key kept at `path`; `generate` makes a new key's bytes.
+    public init(path: String, generate: @escaping @Sendable () -> SecureBytes) {
+        self.path = path
+        self.generate = generate
+    }
+
+    /// Reads the key, or creates it when allowed and absent.
+    public func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
+        if !PrivateFiles.exists(path) {
+            guard creatingIfMissing else {
+                throw KeychainError(.invalidKeychain, "device key \(path) is missing; the keychain cannot be opened without it")
+            }
+            _ = try PrivateFiles.createSecretFile(path, contents: generate())
+        }
+        let key = try PrivateFiles.readSecret(path, limit: Self.byteCount)
+        guard key.count == Self.byteCount else {
+            throw KeychainError(
+                .invalidKeychain, "device key \(path) holds \(PrivateFiles.size(path) ?? key.count) bytes; a device key is \(Self.byteCount) bytes")
+        }
+        return key
+    }
+}

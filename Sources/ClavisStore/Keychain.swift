@@ -1,0 +1,100 @@
+public import ClavisCore
+public import ClavisCrypto
+import Synchronization
+
+/// The keychain engine: an encrypted SQLite item store with a keybag, protection classes and a lock state.
+///
+/// Every item has its own key, item keys are wrapped by class keys, class keys by the device key and the passcode.
+/// One instance per process and home; calls from any thread are serialised. Several processes may open the same
+/// home at once (SQLite WAL; writers queue).
+public final class Keychain: KeychainStore {
+    /// The folder holding this keychain's files.
+    public let home: KeychainHome
+    private let engine: Mutex<KeychainEngine>
+
+    /// Opens the keychain in `home`, creating it (and its device key file) on first use.
+    ///
+    /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, or a missing, malformed or foreign
+    ///   `device.key`; `io` when the files cannot be reached.
+    public convenience init(home: KeychainHome) throws(KeychainError) {
+        let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) { SecureRandom.secureBytes(count: DeviceKeyFile.byteCount) }
+        try self.init(home: home, deviceKeyProvider: deviceKey)
+    }
+
+    /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`.
+    public init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider) throws(KeychainError) {
+        self.home = home
+        do {
+            engine = Mutex(try KeychainEngine(home: home, deviceKeyProvider: deviceKeyProvider))
+        } catch {
+            throw KeychainError(converting: error)
+        }
+    }
+
+    /// The lock state as this process sees it.
+    public var lockState: LockState { engine.withLock { $0.lockState } }
+
+    /// True while the keychain has a passcode.
+    public var hasPasscode: Bool { engine.withLock { $0.keybag.hasPasscode } }
+
+    /// Locks the keychain: the `WhenUnlocked` class keys are zeroed and dropped; `AfterFirstUnlock` ones stay.
+    public func lock() {
+        engine.withLock { $0.lock() }
+    }
+
+    /// Unlocks with the passcode (`nil` when none is set).
+    ///
+    /// - Throws: `authFailed` for a wrong or missing passcode; nothing is unlocked then.
+    public func unlock(passcode: SecureBytes?) throws(KeychainError) {
+        try perform { try $0.unlock(passcode: passcode) }
+    }
+
+    /// Sets, changes or (with `newPasscode` nil) removes the passcode, after checking `current`.
+    ///
+    /// Only the seven class keys are re-wrapped, so the cost does not grow with the number of items. Removing the
+    /// passcode erases every `WhenPasscodeSetThisDeviceOnly` item. The keychain is unlocked afterwards.
+    /// - Parameter kdf: the passcode KDF to record; by default the one already recorded, or scrypt calibrated to
+    ///   about 100 ms on this machine. Tests may pass `PasscodeKDF.cheapForTesting()`.
+    /// - Throws: `authFailed` when `current` is wrong, `param` for an empty new passcode.
+    public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil) throws(KeychainError) {
+        try perform { try $0.setPasscode(newPasscode, current: current, kdf: kdf) }
+    }
+
+    /// Stores a new item.
+    public func add(_ item: NewItem) throws(KeychainError) -> Item {
+        try perform { try $0.add([item])[0] }
+    }
+
+    /// Stores several items in one transaction: all of them, or none when one fails.
+    public func add(contentsOf items: [NewItem]) throws(KeychainError) -> [Item] {
+        try perform { try $0.add(items) }
+    }
+
+    /// Returns the items matching `query`, in insertion order, at most `query.limit`.
+    public func find(_ query: ItemQuery) throws(KeychainError) -> [Item] {
+        try perform { try $0.find(query) }
+    }
+
+    /// Applies `changes` to every item matching `query` (one transaction) and returns how many changed.
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> Int {
+        try perform { try $0.update(query, with: changes) }
+    }
+
+    /// Deletes every item matching `query` (one transaction) and returns how many were deleted.
+    public func delete(_ query: ItemQuery) throws(KeychainError) -> Int {
+        try perform { try $0.delete(query) }
+    }
+
+    /// SQLite's query plan for the lookup `query` runs: a diagnostic showing which index serves it.
+    public func explain(_ query: ItemQuery) throws(KeychainError) -> [String] {
+        try perform { try $0.explain(query) }
+    }
+
+    private func perform<Result: Sendable>(_ body: (KeychainEngine) throws -> Result) throws(KeychainError) -> Result {
+        do {
+            return try engine.withLock { engine in try body(engine) }
+        } catch {
+            throw KeychainError(converting: error)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ClavisCore
+import ClavisSQLite
+
+/// One `items` row as selected for matching: its identity and its still-sealed parts.
+struct ItemRow {
+    var id: Int64
+    var binding: RowBinding
+    var isSynchronizable: Bool
+    var wrappedKey: [UInt8]
+    var sealedAttributes: [UInt8]
+    var sealedSecret: [UInt8]
+
+    /// The columns `init(row:itemClass:)` reads, in order.
+    static let columns = "id, persistent_ref, protection, sync, wrapped_key, attributes, secret"
+
+    init(row: Row, itemClass: ItemClass) throws(KeychainError) {
+        guard let id = row[0].integer, let reference = row[1].blob,
+            let protection = row[2].text.flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
+            let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob
+        else {
+            throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
+        }
+        self.id = id
+        binding = RowBinding(
+            itemClass: itemClass, protection: protection, persistentReference: PersistentReference(bytes: reference))
+        isSynchronizable = sync != 0
+        self.wrappedKey = wrappedKey
+        sealedAttributes = attributes
+        sealedSecret = secret
+    }
+}
+
+/// The digest columns of a row, computed from its attributes.
+struct RowDigests {
+    var primaryKey: [UInt8]
+    var accessGroup: [UInt8]
+    var indexed: [AttributeKey: [UInt8]]
+
+    init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], digests: IndexDigests) {
+        primaryKey = digests.primaryKeyDigest(of: itemClass, attributes)
+        accessGroup = digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string(""))
+        let kinds = itemClass.attributeKinds
+        let primary = Set(itemClass.primaryKey)
+        var indexed: [AttributeKey: [UInt8]] = [:]
+        for key in AttributeKey.indexed where kinds[key] != nil {
+            if let value = attributes[key] {
+                indexed[key] = digests.digest(of: key, value)
+            } else if primary.contains(key) {
+                indexed[key] = digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))
+            }
+        }
+        self.indexed = indexed
+    }
+
+    /// The values of the `acct_digest, svce_digest, srvr_digest, labl_digest` columns.
+    var indexedColumnValues: [DatabaseValue] {
+        AttributeKey.indexed.map { indexed[$0].map(DatabaseValue.blob) ?? .null }
+    }
+}
+
+extension AttributeKey {
+    /// The column holding this indexed attribute's digest.
+    var digestColumn: String { "\(rawValue)_digest" }
+}

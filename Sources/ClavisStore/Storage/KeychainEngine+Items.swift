@@ -1,0 +1,231 @@
+import ClavisCore
+import ClavisCrypto
+import ClavisSQLite
+import FoundationEssentials
+
+extension KeychainEngine {
+    // MARK: Add
+
+    func add(_ items: [NewItem]) throws -> [Item] {
+        let prepared = try items.map(prepareForAdd)
+        return try connection.transaction {
+            try prepared.map { item in
+                if item.protection == .whenPasscodeSetThisDeviceOnly {
+                    try keybag.refreshPasscodeState(connection)
+                    guard keybag.hasPasscode else {
+                        throw KeychainError(.notAvailable, "a WhenPasscodeSetThisDeviceOnly item needs a keychain passcode")
+                    }
+                }
+                try insert(item, tombstone: false)
+                return item
+            }
+        }
+    }
+
+    private func prepareForAdd(_ newItem: NewItem) throws -> Item {
+        let itemClass = newItem.itemClass
+        guard itemClass.isStorable else {
+            throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
+        }
+        guard newItem.secret.count <= KeychainLimits.secretBytes else {
+            throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")
+        }
+        var attributes = try itemClass.normalized(newItem.attributes)
+        let now = Date()
+        attributes[.creationDate] = .date(now)
+        attributes[.modificationDate] = .date(now)
+        attributes[.accessGroup] = attributes[.accessGroup] ?? .string("")
+        attributes[.synchronizable] = .bool(attributes[.synchronizable]?.boolValue ?? false)
+        attributes[.accessible] = attributes[.accessible] ?? .string(ProtectionClass.default.rawValue)
+        let item = Item(
+            itemClass: itemClass, attributes: attributes, secret: newItem.secret,
+            persistentReference: PersistentReference(bytes: Array(itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16)))
+        try checkConsistent(item)
+        return item
+    }
+
+    private func checkConsistent(_ item: Item) throws(KeychainError) {
+        if item.isSynchronizable && item.protection.isThisDeviceOnly {
+            throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly (\(item.protection.rawValue))")
+        }
+    }
+
+    /// Seals `item` and inserts its row; a tombstone keeps only the attributes.
+    private func insert(_ item: Item, tombstone: Bool) throws {
+        let placeholders = Array(repeating: "?", count: Self.writableColumns.count).joined(separator: ", ")
+        try connection.execute(
+            "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
+            try rowValues(item, tombstone: tombstone))
+    }
+
+    /// Seals `item` again under a fresh item key into the row `rowID`, keeping its place in insertion order.
+    private func replace(rowID: Int64, with item: Item) throws {
+        let assignments = Self.writableColumns.map { "\($0) = ?" }.joined(separator: ", ")
+        try connection.execute(
+            "UPDATE items SET \(assignments) WHERE id = ?", try rowValues(item, tombstone: false) + [.integer(rowID)])
+    }
+
+    private static let writableColumns = [
+        "class", "persistent_ref", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
+    ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
+
+    /// The values of `writableColumns` for `item`: its digests and its sealed parts.
+    private func rowValues(_ item: Item, tombstone: Bool) throws -> [DatabaseValue] {
+        let classKey = try classKey(for: item.protection)
+        let binding = RowBinding(
+            itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference)
+        let sealed = try ItemSealer.seal(
+            attributes: item.attributes, secret: tombstone ? SecureBytes([]) : item.secret ?? SecureBytes([]),
+            binding: binding, classKey: classKey)
+        let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
+        return [
+            .text(item.itemClass.rawValue), .blob(item.persistentReference.bytes), .text(item.protection.rawValue),
+            .integer(item.isSynchronizable ? 1 : 0), .integer(tombstone ? 1 : 0), .blob(rowDigests.primaryKey),
+            .blob(rowDigests.accessGroup),
+        ] + rowDigests.indexedColumnValues + [.blob(sealed.wrappedKey), .blob(sealed.attributes), .blob(sealed.secret)]
+    }
+
+    // MARK: Find
+
+    func find(_ query: ItemQuery) throws -> [Item] {
+        try matches(for: query, loadingSecrets: query.returnsSecret).map(\.item)
+    }
+
+    /// The items a query matches, each with its row id, in insertion order and up to the query's limit.
+    private func matches(for query: ItemQuery, loadingSecrets: Bool) throws -> [(rowID: Int64, item: Item)] {
+        let itemClass = query.itemClass
+        guard itemClass.isStorable else {
+            throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
+        }
+        let wanted = try itemClass.normalized(query.attributes)
+        if let limit = query.limit.maximum, limit < 1 { return [] }
+        let (sql, values) = candidateSelection(query, attributes: wanted)
+        var found: [(rowID: Int64, item: Item)] = []
+        try connection.forEachRow(sql, values) { row in
+            let candidate = try ItemRow(row: row, itemClass: itemClass)
+            let classKey = try classKey(for: candidate.binding.protection)
+            let itemKey = try ItemSealer.itemKey(
+                wrappedKey: candidate.wrappedKey, classKey: classKey, binding: candidate.binding)
+            let attributes = try ItemSealer.openAttributes(
+                candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
+            guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
+            let secret =
+                loadingSecrets
+                ? try ItemSealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding) : nil
+            found.append(
+                (
+                    candidate.id,
+                    Item(
+                        itemClass: itemClass, attributes: attributes, secret: secret,
+                        persistentReference: candidate.binding.persistentReference)
+                ))
+            return query.limit.maximum.map { found.count < $0 } ?? true
+        }
+        return found
+    }
+
+    /// SQLite's plan for the statement that selects `query`'s candidate rows.
+    func explain(_ query: ItemQuery) throws -> [String] {
+        let (sql, values) = candidateSelection(query, attributes: try query.itemClass.normalized(query.attributes))
+        return try connection.rows("EXPLAIN QUERY PLAN " + sql, values).compactMap { $0.last?.text }
+    }
+
+    /// SQL that narrows the rows by the columns a query can be checked against without decrypting.
+    private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (String, [DatabaseValue]) {
+        var conditions = ["class = ?", "tombstone = 0"]
+        var values: [DatabaseValue] = [.text(query.itemClass.rawValue)]
+        switch query.synchronizable {
+        case .no: conditions.append("sync = 0")
+        case .yes: conditions.append("sync = 1")
+        case .any: break
+        }
+        if let reference = query.persistentReference {
+            conditions.append("persistent_ref = ?")
+            values.append(.blob(reference.bytes))
+        }
+        if let protection = attributes[.accessible]?.stringValue {
+            conditions.append("protection = ?")
+            values.append(.text(protection))
+        }
+        if let groups = query.accessGroups {
+            conditions.append("agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+            values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
+        }
+        for key in AttributeKey.indexed {
+            guard let value = attributes[key] else { continue }
+            conditions.append("\(key.digestColumn) = ?")
+            values.append(.blob(digests.digest(of: key, value)))
+        }
+        let sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
+        return (sql, values)
+    }
+
+    /// The exact, case-sensitive check on decrypted attributes; absent primary-key attributes count as "" or 0.
+    private static func attributes(
+        _ attributes: [AttributeKey: AttributeValue], of itemClass: ItemClass, match wanted: [AttributeKey: AttributeValue],
+        query: ItemQuery
+    ) -> Bool {
+        let item = Item(itemClass: itemClass, attributes: attributes, secret: nil, persistentReference: .init(bytes: []))
+        guard query.synchronizable.admits(item.isSynchronizable) else { return false }
+        if let groups = query.accessGroups, !groups.contains(item.accessGroup) { return false }
+        let primary = Set(itemClass.primaryKey)
+        let kinds = itemClass.attributeKinds
+        for (key, value) in wanted {
+            let stored = primary.contains(key) ? attributes.primaryKeyValue(key, kinds: kinds) : attributes[key]
+            guard stored == value else { return false }
+        }
+        return true
+    }
+
+    // MARK: Update
+
+    func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+        var changedAttributes = try query.itemClass.normalized(changes.attributes)
+        changedAttributes[.creationDate] = nil
+        changedAttributes[.modificationDate] = nil
+        if let secret = changes.secret, secret.count > KeychainLimits.secretBytes {
+            throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")
+        }
+        return try connection.transaction {
+            let found = try matches(for: query, loadingSecrets: true)
+            let now = Date()
+            for (rowID, old) in found {
+                var updated = old
+                updated.attributes.merge(changedAttributes) { _, new in new }
+                updated.attributes[.modificationDate] = .date(now)
+                updated.secret = changes.secret ?? old.secret
+                try checkConsistent(updated)
+                if old.isSynchronizable,
+                    digests.primaryKeyDigest(of: old.itemClass, old.attributes)
+                        != digests.primaryKeyDigest(of: updated.itemClass, updated.attributes)
+                {
+                    try insertTombstone(for: old)
+                }
+                try replace(rowID: rowID, with: updated)
+            }
+            return found.count
+        }
+    }
+
+    // MARK: Delete
+
+    func delete(_ query: ItemQuery) throws -> Int {
+        try connection.transaction {
+            let found = try matches(for: query, loadingSecrets: false)
+            for (rowID, item) in found {
+                try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
+                if item.isSynchronizable { try insertTombstone(for: item) }
+            }
+            return found.count
+        }
+    }
+
+    /// Records that a synchronizable item's primary key went away: its attributes under a new reference, no secret.
+    private func insertTombstone(for item: Item) throws {
+        var tombstone = item
+        tombstone.persistentReference = PersistentReference(
+            bytes: Array(item.itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16))
+        tombstone.attributes[.modificationDate] = .date(Date())
+        try insert(tombstone, tombstone: true)
+    }
+}

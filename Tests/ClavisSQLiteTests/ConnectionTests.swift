@@ -1,0 +1,84 @@
+import ClavisSQLite
+import Foundation
+import Testing
+
+@Suite struct ConnectionTests {
+    let path = NSTemporaryDirectory() + "clavis-sqlite-\(UUID().uuidString).db"
+
+    @Test func valuesRoundTripIncludingEmptyBlobs() throws {
+        let connection = try Connection(path: path)
+        try connection.executeScript("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, n BLOB)")
+        try connection.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?)", [.integer(-42), .text("héllo"), .blob([]), .null])
+        let row = try #require(try connection.rows("SELECT i, s, b, typeof(b), n FROM t").first)
+        #expect(row[0] == .integer(-42))
+        #expect(row[1] == .text("héllo"))
+        #expect(row[2].blob == [])
+        #expect(row[3] == .text("blob"), "an empty blob binds as a blob, not NULL")
+        #expect(row[4] == .null)
+    }
+
+    @Test func transactionRollsBackWhenTheBodyThrows() throws {
+        let connection = try Connection(path: path)
+        try connection.executeScript("CREATE TABLE t (v INTEGER UNIQUE)")
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                throw Stop()
+            }
+        }
+        #expect(try connection.scalar("SELECT count(*) FROM t") == .integer(0))
+    }
+
+    @Test func uniquenessViolationIsRecognisedAndNeverQuotesBoundValues() throws {
+        let connection = try Connection(path: path)
+        try connection.executeScript("CREATE TABLE t (v TEXT UNIQUE)")
+        try connection.execute("INSERT INTO t VALUES (?)", [.text("TOP-SECRET-VALUE")])
+        do {
+            try connection.execute("INSERT INTO t VALUES (?)", [.text("TOP-SECRET-VALUE")])
+            Issue.record("duplicate accepted")
+        } catch let error as DatabaseError {
+            #expect(error.isUniquenessViolation)
+            #expect(!error.description.contains("TOP-SECRET-VALUE"))
+            #expect(error.description.contains("INSERT INTO t VALUES (?)"))
+        }
+    }
+
+    @Test func nonDatabaseFileIsReportedAsCorruption() throws {
+        try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: path))
+        let connection = try Connection(path: path)
+        do {
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_master")
+            Issue.record("garbage read as a database")
+        } catch let error as DatabaseError {
+            #expect(error.isCorruption)
+        }
+    }
+
+    @Test func migratorAppliesEachStepOnceAndRecordsTheVersion() throws {
+        let connection = try Connection(path: path)
+        let first = Migrator(migrations: [.init(version: 1, sql: "CREATE TABLE a (x)")])
+        #expect(try first.migrate(connection) == 1)
+        #expect(try first.migrate(connection) == 1)
+        let second = Migrator(migrations: first.migrations + [.init(version: 2, sql: "CREATE TABLE b (y)")])
+        #expect(try second.migrate(connection) == 2)
+        #expect(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')") == .integer(2))
+        #expect(try connection.scalar("SELECT MAX(version) FROM schema_version") == .integer(2))
+    }
+
+    @Test func failingMigrationLeavesTheSchemaAsItWas() throws {
+        let connection = try Connection(path: path)
+        let broken = Migrator(migrations: [
+            .init(version: 1, sql: "CREATE TABLE a (x)"), .init(version: 2, sql: "CREATE TABLE a (x)"),
+        ])
+        #expect(throws: DatabaseError.self) { try broken.migrate(connection) }
+        #expect(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'a'") == .integer(0))
+    }
+
+    @Test func writeAheadLoggingIsEnabled() throws {
+        let connection = try Connection(path: path)
+        try connection.enableWriteAheadLogging()
+        #expect(try connection.scalar("PRAGMA journal_mode")?.text == "wal")
+    }
+}

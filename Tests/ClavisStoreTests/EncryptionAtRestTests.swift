@@ -1,0 +1,106 @@
+import ClavisCore
+import ClavisStore
+import FoundationEssentials
+import Testing
+
+@Suite struct EncryptionAtRestTests {
+    let temporary = TemporaryHome()
+
+    @Test func noSecretAccountServiceOrLabelAppearsInTheDatabaseFiles() throws {
+        let keychain = try temporary.open()
+        let markers = ["SECRET-MARKER-7f3a", "ACCOUNT-MARKER-19cd", "SERVICE-MARKER-a0b1", "LABEL-MARKER-5e5e"]
+        for index in 0..<20 {
+            _ = try keychain.add(
+                password(
+                    account: "\(markers[1])-\(index)", service: markers[2], secret: "\(markers[0])-\(index)",
+                    [.label: .string(markers[3])]))
+        }
+        _ = try keychain.update(
+            ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(markers[2])]),
+            with: ItemChanges(attributes: [.comment: .string("COMMENT-MARKER")]))
+        let files = ["keychain.db", "keychain.db-wal"].map(temporary.contents(of:))
+        #expect(files[0].count + files[1].count > 0)
+        for marker in markers + ["COMMENT-MARKER"] {
+            let needle = Array(marker.utf8)
+            for file in files {
+                #expect(!contains(file, needle), "\(marker) found in clear")
+            }
+        }
+    }
+
+    @Test func alteringOneByteOfOneItemBreaksOnlyThatItem() throws {
+        let keychain = try temporary.open()
+        for name in ["a", "b", "c"] {
+            _ = try keychain.add(password(account: name, secret: "secret-\(name)"))
+        }
+        let inspector = try StoreInspector(temporary.home)
+        let ids = try inspector.itemIDs()
+        for column in ["secret", "attributes", "wrapped_key"] {
+            var bytes = try inspector.blob(column, id: ids[1])
+            let original = bytes
+            bytes[bytes.count / 2] ^= 0x01
+            try inspector.setBlob(column, id: ids[1], bytes)
+            let result = status { try keychain.find(query(account: "b")) }
+            #expect(result == .decode, "altered \(column)")
+            #expect(try keychain.find(query(account: "a")).first?.secret?.string == "secret-a")
+            #expect(try keychain.find(query(account: "c")).first?.secret?.string == "secret-c")
+            try inspector.setBlob(column, id: ids[1], original)
+        }
+        #expect(try keychain.find(query(account: "b")).first?.secret?.string == "secret-b")
+    }
+
+    @Test func swappingTwoItemsBlobsMakesBothFail() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a", secret: "secret-a"))
+        _ = try keychain.add(password(account: "b", secret: "secret-b"))
+        _ = try keychain.add(password(account: "c", secret: "secret-c"))
+        let inspector = try StoreInspector(temporary.home)
+        let ids = try inspector.itemIDs()
+        for column in ["wrapped_key", "attributes", "secret"] {
+            let first = try inspector.blob(column, id: ids[0])
+            let second = try inspector.blob(column, id: ids[1])
+            try inspector.setBlob(column, id: ids[0], second)
+            try inspector.setBlob(column, id: ids[1], first)
+        }
+        #expect(status { try keychain.find(query(account: "a")) } == .decode)
+        #expect(status { try keychain.find(query(account: "b")) } == .decode)
+        #expect(try keychain.find(query(account: "c")).first?.secret?.string == "secret-c")
+    }
+
+    @Test func lookupsByPrimaryKeyAccountAndLabelUseAnIndex() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a"))
+        let queries = [
+            query(account: "a"),
+            ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("a")]),
+            ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("l")]),
+            ItemQuery(itemClass: .internetPassword, attributes: [.server: .string("example.com")]),
+        ]
+        for query in queries {
+            let plan = try keychain.explain(query)
+            #expect(plan.contains { $0.contains("USING INDEX") }, "plan: \(plan)")
+            #expect(!plan.contains { $0.hasPrefix("SCAN") }, "plan: \(plan)")
+        }
+    }
+
+    @Test func filesAreReadableOnlyByTheirOwner() throws {
+        _ = try temporary.open()
+        #expect(try mode(of: temporary.home.path) == 0o700)
+        #expect(try mode(of: temporary.home.deviceKeyPath) == 0o600)
+        #expect(try mode(of: temporary.home.databasePath) == 0o600)
+        #expect(temporary.contents(of: "device.key").count == 32)
+    }
+
+    private func mode(of path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
+    }
+
+    private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,201 @@
+import ClavisCore
+import ClavisStore
+import FoundationEssentials
+import Testing
+
+@Suite struct ItemOperationTests {
+    let temporary = TemporaryHome()
+
+    @Test func addedItemReadsBackWithItsSecretAndAttributes() throws {
+        let keychain = try temporary.open()
+        let stored = try keychain.add(password(account: "alice", secret: "token-1"))
+        let found = try keychain.find(query(account: "alice"))
+        #expect(found.count == 1)
+        #expect(found[0].secret?.string == "token-1")
+        #expect(found[0].attributes[.account] == .string("alice"))
+        #expect(found[0].protection == .whenUnlocked)
+        #expect(found[0].isSynchronizable == false)
+        #expect(found[0].persistentReference == stored.persistentReference)
+        #expect(found[0].attributes[.creationDate] != nil)
+        #expect(found[0].attributes[.creationDate] == found[0].attributes[.modificationDate])
+    }
+
+    @Test func secondAddWithSamePrimaryKeyIsDuplicate() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "alice"))
+        #expect(status { try keychain.add(password(account: "alice", secret: "other")) } == .duplicateItem)
+        #expect(status { try keychain.add(password(account: "alice", service: "svc2")) } == nil)
+        #expect(status { try keychain.add(password(account: "Alice")) } == nil, "matching is case-sensitive")
+        #expect(
+            status { try keychain.add(password(account: "alice", [.accessGroup: .string("other.group")])) } == nil,
+            "the access group is part of the primary key")
+    }
+
+    @Test func missingPrimaryKeyAttributesCountAsEmpty() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.service: .string("s")], secret: "a".secret))
+        let duplicate = NewItem(
+            itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .string("")], secret: "b".secret)
+        #expect(status { try keychain.add(duplicate) } == .duplicateItem)
+        let found = try keychain.find(
+            ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("")], returnsSecret: true))
+        #expect(found.map { $0.secret?.string } == ["a"])
+    }
+
+    @Test func internetPasswordsAreUniqueOverServerProtocolPortAndPath() throws {
+        let keychain = try temporary.open()
+        func site(_ port: Int64, _ path: String) -> NewItem {
+            NewItem(
+                itemClass: .internetPassword,
+                attributes: [
+                    .account: .string("bob"), .server: .string("example.com"), .protocol: .string("htps"),
+                    .port: .number(port), .path: .string(path), .authenticationType: .string("dflt"),
+                ], secret: "pw".secret)
+        }
+        _ = try keychain.add(site(443, "/"))
+        #expect(status { try keychain.add(site(443, "/")) } == .duplicateItem)
+        _ = try keychain.add(site(8443, "/"))
+        _ = try keychain.add(site(443, "/admin"))
+        let all = try keychain.find(
+            ItemQuery(itemClass: .internetPassword, attributes: [.server: .string("example.com")]))
+        #expect(all.count == 3)
+        let one = try keychain.find(ItemQuery(itemClass: .internetPassword, attributes: [.port: .number(8443)]))
+        #expect(one.count == 1)
+    }
+
+    @Test func findReturnsEmptyWhenNothingMatchesAndHonoursLimitAndInsertionOrder() throws {
+        let keychain = try temporary.open()
+        #expect(try keychain.find(query(account: "nobody")).isEmpty)
+        for name in ["c", "a", "b"] {
+            _ = try keychain.add(password(account: name))
+        }
+        let all = try keychain.find(ItemQuery(itemClass: .genericPassword))
+        #expect(all.map { $0.attributes[.account] } == [.string("c"), .string("a"), .string("b")])
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .one)).count == 1)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .count(2))).count == 2)
+        #expect(all.allSatisfy { $0.secret == nil }, "secrets are decrypted only when asked for")
+    }
+
+    @Test func updateChangesSecretAndAttributesAndRefreshesModificationDate() throws {
+        let keychain = try temporary.open()
+        let original = try keychain.add(password(account: "alice", secret: "old"))
+        let changed = try keychain.update(
+            query(account: "alice"), with: ItemChanges(attributes: [.label: .string("Work")], secret: "new".secret))
+        #expect(changed == 1)
+        let found = try #require(try keychain.find(query(account: "alice")).first)
+        #expect(found.secret?.string == "new")
+        #expect(found.attributes[.label] == .string("Work"))
+        #expect(found.persistentReference == original.persistentReference)
+        #expect(found.attributes[.creationDate] == original.attributes[.creationDate])
+        guard case .date(let modified) = found.attributes[.modificationDate],
+            case .date(let created) = found.attributes[.creationDate]
+        else { Issue.record("dates missing"); return }
+        #expect(modified >= created)
+        let byLabel = try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("Work")]))
+        #expect(byLabel.count == 1, "the label index follows an update")
+    }
+
+    @Test func updateThatCollidesIsDuplicateAndChangesNothing() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "alice", secret: "a"))
+        _ = try keychain.add(password(account: "bob", secret: "b"))
+        let result = status {
+            try keychain.update(query(account: "bob"), with: ItemChanges(attributes: [.account: .string("alice")]))
+        }
+        #expect(result == .duplicateItem)
+        #expect(try keychain.find(query(account: "bob")).first?.secret?.string == "b")
+        #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "a")
+    }
+
+    @Test func updateAndDeleteActOnEveryMatch() throws {
+        let keychain = try temporary.open()
+        for name in ["a", "b", "c"] {
+            _ = try keychain.add(password(account: name, service: "shared"))
+        }
+        _ = try keychain.add(password(account: "d", service: "other"))
+        let sharedQuery = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("shared")])
+        #expect(try keychain.update(sharedQuery, with: ItemChanges(attributes: [.comment: .string("x")])) == 3)
+        #expect(try keychain.delete(sharedQuery) == 3)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).count == 1)
+        #expect(try keychain.delete(sharedQuery) == 0)
+    }
+
+    @Test func readByPersistentReferenceAlone() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a"))
+        let stored = try keychain.add(password(account: "b", secret: "bee"))
+        let found = try keychain.find(
+            ItemQuery(itemClass: .genericPassword, persistentReference: stored.persistentReference, returnsSecret: true))
+        #expect(found.map { $0.secret?.string } == ["bee"])
+    }
+
+    @Test func synchronizableItemsAreSeenOnlyWhenAskedForAndLeaveTombstones() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "local"))
+        _ = try keychain.add(password(account: "synced", [.synchronizable: .bool(true)]))
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).count == 1)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .yes)).count == 1)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).count == 2)
+        let synced = ItemQuery(
+            itemClass: .genericPassword, attributes: [.account: .string("synced")], synchronizable: .yes)
+        #expect(try keychain.delete(synced) == 1)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).count == 1)
+        let rows = try StoreInspector(temporary.home).tombstoneCount()
+        #expect(rows == 1)
+        _ = try keychain.add(password(account: "synced", [.synchronizable: .bool(true)]))
+    }
+
+    @Test func synchronizableThisDeviceOnlyIsRejected() throws {
+        let keychain = try temporary.open()
+        let item = password(account: "a", [.synchronizable: .bool(true), .accessible: .string("aku")])
+        #expect(status { try keychain.add(item) } == .param)
+    }
+
+    @Test func emptySecretIsStoredAndReadBack() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "empty", secret: ""))
+        let found = try keychain.find(query(account: "empty"))
+        #expect(found.first?.secret?.count == 0)
+    }
+
+    @Test func badInputGivesTypedErrorsAndWritesNothing() throws {
+        let keychain = try temporary.open()
+        #expect(status { try keychain.add(password(account: "a", [.port: .number(1)])) } == .noSuchAttribute)
+        #expect(status { try keychain.add(password(account: "a", [.label: .number(1)])) } == .param)
+        #expect(status { try keychain.add(password(account: "a", [.accessible: .string("zz")])) } == .param)
+        #expect(status { try keychain.add(NewItem(itemClass: .key, attributes: [:], secret: "k".secret)) } == .unimplemented)
+        let huge = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("big")],
+            secret: SecureBytes(count: KeychainLimits.secretBytes + 1) { _ in })
+        #expect(status { try keychain.add(huge) } == .dataTooLarge)
+        let longAttribute = password(account: String(repeating: "x", count: KeychainLimits.attributeValueBytes + 1))
+        #expect(status { try keychain.add(longAttribute) } == .dataTooLarge)
+        #expect(status { try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.server: .string("x")])) } == .noSuchAttribute)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).isEmpty)
+        let oneMiB = NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string("mib")],
+            secret: SecureBytes(count: 1024 * 1024) { $0.initializeMemory(as: UInt8.self, repeating: 7) })
+        _ = try keychain.add(oneMiB)
+        let mib = try keychain.find(
+            ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("mib")], returnsSecret: true))
+        #expect(mib.first?.secret?.count == 1024 * 1024)
+        #expect(try StoreInspector(temporary.home).integrityCheck() == "ok")
+    }
+
+    @Test func atomicBatchAddStoresNothingWhenOneItemFails() throws {
+        let keychain = try temporary.open()
+        let batch = [password(account: "a"), password(account: "b"), password(account: "a")]
+        #expect(status { try keychain.add(contentsOf: batch) } == .duplicateItem)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).isEmpty)
+    }
+
+    @Test func accessGroupsNarrowQueries() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a", [.accessGroup: .string("team.one")]))
+        _ = try keychain.add(password(account: "b", [.accessGroup: .string("team.two")]))
+        let one = try keychain.find(ItemQuery(itemClass: .genericPassword, accessGroups: ["team.one"]))
+        #expect(one.map(\.accessGroup) == ["team.one"])
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, accessGroups: [])).isEmpty)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).count == 2)
+    }
+}
