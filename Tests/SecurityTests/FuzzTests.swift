@@ -45,7 +45,7 @@ import Testing
         }
     }
 
-    static func dictionary(_ random: inout Generator) -> NSDictionary {
+    static func dictionary(_ random: inout Generator) -> NSMutableDictionary {
         let dictionary = NSMutableDictionary()
         let count = random.below(8) == 0 ? 129 + random.below(20) : random.below(12)
         for index in 0..<count {
