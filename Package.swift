@@ -40,6 +40,6 @@ let package = Package(
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore"]),
         .target(name: "LocalAuthentication", dependencies: ["Security"]),
         .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore"]),
-        .testTarget(name: "SecurityTests", dependencies: ["Security", "LocalAuthentication"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "LocalAuthentication"], exclude: ["SeedsPackage"]),
     ]
 #endif
