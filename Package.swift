@@ -39,7 +39,7 @@ let package = Package(
     package.targets += [
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore"]),
         .target(name: "LocalAuthentication", dependencies: ["Security"]),
-        .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore"]),
+        .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore"]),
         .testTarget(name: "SecurityTests", dependencies: ["Security", "LocalAuthentication"], exclude: ["SeedsPackage"]),
     ]
 #endif
