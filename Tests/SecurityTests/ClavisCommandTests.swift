@@ -135,7 +135,11 @@ import Testing
 
     @Test func passcodeIsCheckedByUnlock() throws {
         let home = try freshHome()
+        #expect(try clavis(["add-generic-password", "-a", "gina", "-s", "s", "-w", "pw"], home: home).status == 0)
         #expect(try clavis(["set-keychain-password", "-p", "1234"], home: home).status == 0)
+        // A new process starts locked; without a terminal to ask on, WhenUnlocked items are out of reach.
+        let locked = try clavis(["find-generic-password", "-a", "gina", "-w"], home: home)
+        #expect(locked.status == 36, "\(locked.standardError)")  // errSecInteractionNotAllowed's low byte
         #expect(try clavis(["unlock-keychain", "-p", "0000"], home: home).status == 51)
         #expect(try clavis(["unlock-keychain", "-p", "1234"], home: home).status == 0)
         #expect(try clavis(["set-keychain-password", "-o", "0000", "-p", "5678"], home: home).status == 51)
