@@ -118,4 +118,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
 
     /// Attributes whose keyed digests are indexed columns, so queries on them need no full-table decryption.
     public static let indexed: [AttributeKey] = [.account, .service, .server, .label]
+
+    /// The indexed attributes, most distinguishing first: the order in which one is picked to drive a lookup.
+    public static let indexedBySelectivity: [AttributeKey] = [.account, .server, .label, .service]
 }

@@ -83,6 +83,21 @@ import Testing
         }
     }
 
+    @Test func accountDrivesTheLookupOverAServiceManyItemsShare() throws {
+        let keychain = try temporary.open()
+        let plan = try keychain.explain(query(account: "a"))
+        #expect(plan.contains { $0.contains("items_account") }, "plan: \(plan)")
+    }
+
+    @Test func fullPrimaryKeyWithKnownGroupsUsesThePrimaryKeyIndex() throws {
+        let keychain = try temporary.open()
+        var lookup = query(account: "a")
+        lookup.accessGroups = ["team.one", "team.two"]
+        lookup.synchronizable = .any
+        let plan = try keychain.explain(lookup)
+        #expect(plan.contains { $0.contains("items_primary_key") }, "plan: \(plan)")
+    }
+
     @Test func filesAreReadableOnlyByTheirOwner() throws {
         _ = try temporary.open()
         #expect(try mode(of: temporary.home.path) == 0o700)

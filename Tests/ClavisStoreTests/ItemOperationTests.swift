@@ -189,6 +189,22 @@ import Testing
         #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).isEmpty)
     }
 
+    @Test func primaryKeyLookupAcrossGroupsAndSyncStatesFindsEachMatch() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a", secret: "one", [.accessGroup: .string("team.one")]))
+        _ = try keychain.add(
+            password(account: "a", secret: "two", [.accessGroup: .string("team.two"), .synchronizable: .bool(true)]))
+        _ = try keychain.add(password(account: "a", secret: "three", [.accessGroup: .string("team.three")]))
+        var lookup = query(account: "a")
+        lookup.limit = .all
+        lookup.accessGroups = ["team.one", "team.two"]
+        #expect(try keychain.find(lookup).map { $0.secret?.string } == ["one"])
+        lookup.synchronizable = .any
+        #expect(try keychain.find(lookup).map { $0.secret?.string } == ["one", "two"])
+        lookup.accessGroups = ["team.three"]
+        #expect(try keychain.find(lookup).map { $0.secret?.string } == ["three"])
+    }
+
     @Test func accessGroupsNarrowQueries() throws {
         let keychain = try temporary.open()
         _ = try keychain.add(password(account: "a", [.accessGroup: .string("team.one")]))

@@ -147,17 +147,50 @@ extension KeychainEngine {
             conditions.append("protection = ?")
             values.append(.text(protection))
         }
+        let primaryDigests = primaryKeyDigests(query, attributes: attributes)
+        let attributeIndexApplies = AttributeKey.indexed.contains { attributes[$0] != nil }
         if let groups = query.accessGroups {
-            conditions.append("agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+            let prefix = primaryDigests != nil || attributeIndexApplies ? "+" : ""
+            conditions.append("\(prefix)agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
             values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
         }
-        for key in AttributeKey.indexed {
+        if let primaryDigests {
+            conditions.append("primary_digest IN (\(Array(repeating: "?", count: primaryDigests.count).joined(separator: ", ")))")
+            values += primaryDigests.map(DatabaseValue.blob)
+        }
+        // Only the most selective index may drive the lookup (the primary key, else the first indexed attribute);
+        // a unary + keeps SQLite from choosing a column many items share (one service for a whole app).
+        var indexChosen = primaryDigests != nil
+        for key in AttributeKey.indexedBySelectivity {
             guard let value = attributes[key] else { continue }
-            conditions.append("\(key.digestColumn) = ?")
+            conditions.append("\(indexChosen ? "+" : "")\(key.digestColumn) = ?")
             values.append(.blob(digests.digest(of: key, value)))
+            indexChosen = true
         }
         let sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
         return (sql, values)
+    }
+
+    /// The primary-key digests a query can only match, when it names every primary-key attribute but the access
+    /// group and `sync` and the groups it searches are known: one digest per group and `sync` value.
+    private func primaryKeyDigests(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> [[UInt8]]? {
+        guard let groups = query.accessGroups, !groups.isEmpty, query.persistentReference == nil else { return nil }
+        let named = query.itemClass.primaryKey.filter { $0 != .accessGroup && $0 != .synchronizable }
+        guard named.allSatisfy({ attributes[$0] != nil }) else { return nil }
+        let syncValues: [Bool] =
+            switch query.synchronizable {
+            case .no: [false]
+            case .yes: [true]
+            case .any: [false, true]
+            }
+        return groups.flatMap { group in
+            syncValues.map { sync in
+                var key = attributes
+                key[.accessGroup] = .string(group)
+                key[.synchronizable] = .bool(sync)
+                return digests.primaryKeyDigest(of: query.itemClass, key)
+            }
+        }
     }
 
     /// The exact, case-sensitive check on decrypted attributes; absent primary-key attributes count as "" or 0.
