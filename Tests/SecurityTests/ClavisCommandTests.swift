@@ -150,7 +150,7 @@ import Testing
     @Test func processesNeverSeeAnotherGroupsItems() throws {
         // The clavis process (group "clavis") and this test process (the test entitlements) share one home.
         let service = TestKeychain.uniqueService()
-        let home = ProcessInfo.processInfo.environment["CLAVIS_HOME"]!
+        let home = TestKeychain.keychainHome
         let add = try clavis(["add-generic-password", "-a", "cli", "-s", service, "-w", "cli-secret"], home: home)
         #expect(add.status == 0, "\(add.standardError)")
         addGenericPassword(service: service, account: "tests")

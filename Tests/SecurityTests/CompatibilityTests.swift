@@ -14,8 +14,8 @@ import Testing
     }
 
     @Test func macOSFlavourAcceptsLimitAndReturnKeysInUpdateAndDeleteAndActsOnEveryMatch() {
-        unsetenv("CLAVIS_COMPAT")
         let query = twoItems()
+        setenv("CLAVIS_COMPAT", "macos", 1)
         var noisy = query
         noisy[kSecMatchLimit as String] = kSecMatchLimitOne
         noisy[kSecReturnData as String] = true
@@ -33,7 +33,7 @@ import Testing
     @Test func iOSFlavourRefusesLimitAndReturnKeysInUpdateAndDelete() {
         let query = twoItems()
         setenv("CLAVIS_COMPAT", "ios", 1)
-        defer { unsetenv("CLAVIS_COMPAT") }
+        defer { setenv("CLAVIS_COMPAT", "macos", 1) }
         let withLimit = query.merging([kSecMatchLimit as String: kSecMatchLimitAll]) { _, new in new }
         let withReturn = query.merging([kSecReturnAttributes as String: true]) { _, new in new }
         let changes = [kSecAttrLabel as String: "L"] as CFDictionary

@@ -30,12 +30,17 @@ enum TestKeychain {
         try! data.write(to: URL(fileURLWithPath: entitlements))
         setenv("CLAVIS_HOME", folder + "/home", 1)
         setenv("CLAVIS_ENTITLEMENTS", entitlements, 1)
-        unsetenv("CLAVIS_COMPAT")
+        // Set once here and only overwritten later (never unset): glibc's environment is safe to read while a
+        // value is replaced, not while entries are added or removed.
+        setenv("CLAVIS_COMPAT", "macos", 1)
         return folder
     }()
 
     /// Makes sure the environment is set before a test's first keychain call.
     static func prepare() { _ = home }
+
+    /// The keychain home every in-process test uses.
+    static var keychainHome: String { home + "/home" }
 
     /// A service name no other test uses.
     static func uniqueService(_ function: String = #function) -> String {
