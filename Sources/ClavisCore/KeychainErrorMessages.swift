@@ -20,7 +20,8 @@ extension KeychainError.Code {
         -25309: "The specified attribute could not be modified.",
         -25310: "This keychain was created by a different version of the system software and cannot be opened.",
         -25311: "This item specifies a key size which is too large or too small.",
-        -25312: "A required component (data storage module) could not be loaded. You may need to restart your computer.",
+        -25312:
+            "A required component (data storage module) could not be loaded. You may need to restart your computer.",
         -25313: "A required component (certificate module) could not be loaded. You may need to restart your computer.",
         -25314: "A required component (policy module) could not be loaded. You may need to restart your computer.",
         -25315: "User interaction is required, but is currently not allowed.",

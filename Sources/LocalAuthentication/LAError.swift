@@ -1,4 +1,5 @@
 /// The domain of `LAError`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let LAErrorDomain = "com.apple.LocalAuthentication"
 
 /// An authentication failure, with Apple's codes.

@@ -25,6 +25,7 @@ public enum LABiometryType: Int, Sendable {
 }
 
 /// How long a successful biometric check may be reused at most, in seconds.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let LATouchIDAuthenticationMaximumAllowableReuseDuration: TimeInterval = 300
 
 /// A pointer through which a call reports an error, as Foundation declares it on Apple platforms.

@@ -1,9 +1,10 @@
+import Security
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import Security
 
 /// Writing to the terminal and reading secrets from it.
 enum Console {

@@ -24,7 +24,9 @@ struct ItemFormatter {
 
     /// The `password:` line of `-g`: quoted when printable, else hexadecimal as well.
     static func passwordLine(_ secret: Data) -> String {
-        if let text = String(data: secret, encoding: .utf8), text.allSatisfy({ !$0.isNewline && $0.isASCII && !($0.asciiValue! < 0x20) }) {
+        if let text = String(data: secret, encoding: .utf8),
+            text.allSatisfy({ !$0.isNewline && $0.isASCII && !($0.asciiValue! < 0x20) })
+        {
             return "password: \"\(text)\""
         }
         return "password: 0x\(hex(secret))  \"\(escaped(secret))\""

@@ -61,12 +61,15 @@ struct ParsedOptions {
 
 /// The usage text of a command, generated from its option declarations.
 func usage(name: String, summary: String, specs: [OptionSpec], operands: String = "") -> String {
-    var lines = ["Usage: clavis \(name)\(specs.isEmpty ? "" : " [options...]")\(operands.isEmpty ? "" : " \(operands)")"]
+    var lines = [
+        "Usage: clavis \(name)\(specs.isEmpty ? "" : " [options...]")\(operands.isEmpty ? "" : " \(operands)")"
+    ]
     lines.append("    \(summary)")
     if !specs.isEmpty { lines.append("Options:") }
     for spec in specs {
         let left = spec.flag + (spec.valueName.map { " \($0)" } ?? "")
-        lines.append("    " + left.padding(toLength: max(left.count, 22), withPad: " ", startingAt: 0) + "  " + spec.help)
+        lines.append(
+            "    " + left.padding(toLength: max(left.count, 22), withPad: " ", startingAt: 0) + "  " + spec.help)
     }
     return lines.joined(separator: "\n")
 }

@@ -31,7 +31,8 @@ enum PasswordKind: Sendable {
         func option(_ flag: String, _ key: CFString, _ valueName: String, _ help: String, _ type: ValueType = .string)
             -> AttributeOption
         {
-            AttributeOption(spec: OptionSpec(flag: flag, valueName: valueName, help: help), key: key as String, type: type)
+            AttributeOption(
+                spec: OptionSpec(flag: flag, valueName: valueName, help: help), key: key as String, type: type)
         }
         let common = [
             option("-a", kSecAttrAccount, "account", "account name"),

@@ -1,11 +1,12 @@
+import ClavisCore
+import ClavisStore
+@_spi(Clavis) import Security
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-@_spi(Clavis) import Security
-import ClavisCore
-import ClavisStore
 
 /// Every verb, in the order `help` lists them.
 let commands: [CommandDescriptor] = [
@@ -30,8 +31,11 @@ let overview = """
 func helpText(for name: String?) -> String {
     if let name, let command = commands.first(where: { $0.name == name }) { return command.usageText }
     let width = commands.map(\.name.count).max() ?? 0
-    let list = commands.map { "    " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary }
-    return overview + "\n" + list.joined(separator: "\n") + "\n    " + "help".padding(toLength: width, withPad: " ", startingAt: 0)
+    let list = commands.map {
+        "    " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary
+    }
+    return overview + "\n" + list.joined(separator: "\n") + "\n    "
+        + "help".padding(toLength: width, withPad: " ", startingAt: 0)
         + "  Show this list, or one command's options (clavis help COMMAND)."
 }
 

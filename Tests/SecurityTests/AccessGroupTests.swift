@@ -49,7 +49,9 @@ import Testing
         ]
         #expect(SecItemAdd(query as CFDictionary, nil) == errSecMissingEntitlement)
         #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecMissingEntitlement)
-        #expect(SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: "x"] as CFDictionary) == errSecMissingEntitlement)
+        #expect(
+            SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: "x"] as CFDictionary)
+                == errSecMissingEntitlement)
         #expect(SecItemDelete(query as CFDictionary) == errSecMissingEntitlement)
     }
 

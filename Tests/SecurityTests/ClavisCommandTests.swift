@@ -6,7 +6,8 @@ import Testing
 @Suite struct ClavisCommandTests {
     /// `clavis`, built next to this test bundle by `swift build`.
     static let executable: String = {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let bundle =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("clavis").path
     }()
 
@@ -28,7 +29,8 @@ import Testing
 
     @Test func addFindUpdateDeleteAndNotFound() throws {
         let home = try freshHome()
-        let add = try clavis(["add-generic-password", "-a", "alice", "-s", "mail", "-w", "s3cret", "-l", "Mail"], home: home)
+        let add = try clavis(
+            ["add-generic-password", "-a", "alice", "-s", "mail", "-w", "s3cret", "-l", "Mail"], home: home)
         #expect(add.status == 0, "\(add.standardError)")
 
         let find = try clavis(["find-generic-password", "-a", "alice", "-s", "mail", "-w"], home: home)
@@ -70,7 +72,8 @@ import Testing
 
     @Test func passwordGivenLastIsReadFromStandardInput() throws {
         let home = try freshHome()
-        let add = try clavis(["add-generic-password", "-a", "carol", "-s", "api", "-w"], home: home, input: "from-stdin\n")
+        let add = try clavis(
+            ["add-generic-password", "-a", "carol", "-s", "api", "-w"], home: home, input: "from-stdin\n")
         #expect(add.status == 0, "\(add.standardError)")
         #expect(try clavis(["find-generic-password", "-s", "api", "-w"], home: home).standardOutput == "from-stdin\n")
     }
@@ -78,8 +81,10 @@ import Testing
     @Test func internetPasswordVerbs() throws {
         let home = try freshHome()
         let add = try clavis(
-            ["add-internet-password", "-a", "dave", "-s", "example.com", "-r", "htps", "-P", "443", "-p", "/login",
-             "-t", "form", "-w", "pw"], home: home)
+            [
+                "add-internet-password", "-a", "dave", "-s", "example.com", "-r", "htps", "-P", "443", "-p", "/login",
+                "-t", "form", "-w", "pw",
+            ], home: home)
         #expect(add.status == 0, "\(add.standardError)")
         let find = try clavis(["find-internet-password", "-s", "example.com", "-P", "443", "-w"], home: home)
         #expect(find.standardOutput == "pw\n")
@@ -91,7 +96,9 @@ import Testing
     @Test func errorPrintsApplesMessage() throws {
         let output = try clavis(["error", "-25300"], home: try freshHome())
         #expect(output.status == 0)
-        #expect(output.standardOutput == "Error: 0xFFFF9D2C -25300 The specified item could not be found in the keychain.\n")
+        #expect(
+            output.standardOutput == "Error: 0xFFFF9D2C -25300 The specified item could not be found in the keychain.\n"
+        )
     }
 
     @Test func dumpKeychainListsItemsWithoutSecrets() throws {

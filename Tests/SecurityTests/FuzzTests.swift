@@ -28,7 +28,9 @@ import Testing
         switch random.below(depth > 1 ? 14 : 16) {
         case 0: return "genp"
         case 1: return "inet"
-        case 2: return ["keys", "cert", "idnt", "nope", "m_LimitAll", "m_LimitOne", "syna", "ak", "akpu"].randomElement(using: &random)!
+        case 2:
+            return ["keys", "cert", "idnt", "nope", "m_LimitAll", "m_LimitOne", "syna", "ak", "akpu"].randomElement(
+                using: &random)!
         case 3: return String(repeating: "é", count: random.below(3) == 0 ? 100_000 : random.below(40))
         case 4: return Data((0..<random.below(64)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
         case 5: return Int(truncatingIfNeeded: random.next())

@@ -111,3 +111,45 @@ import Testing
         #expect(copyMatching(query(service, [kSecReturnData], limit: Data())).status == errSecParam)
     }
 }
+
+/// Every non-empty combination of the four `kSecReturn*` keys, with limit one and limit all.
+@Suite struct ReturnCombinationTests {
+    nonisolated(unsafe) static let keys: [CFString] = [kSecReturnData, kSecReturnAttributes, kSecReturnPersistentRef, kSecReturnRef]
+
+    @Test(arguments: 1..<16, [true, false])
+    func everyCombinationHasApplesShape(mask: Int, all: Bool) {
+        let service = TestKeychain.uniqueService()
+        addGenericPassword(service: service, account: "alice", data: Data("s3cret".utf8))
+        let chosen = Self.keys.enumerated().filter { mask & (1 << $0.offset) != 0 }.map(\.element)
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecMatchLimit as String: all ? kSecMatchLimitAll : kSecMatchLimitOne,
+        ]
+        for key in chosen { query[key as String] = true }
+        let (status, result) = copyMatching(query)
+        #expect(status == errSecSuccess)
+        let entry: Any?
+        if all {
+            let array = result as? [Any]
+            #expect(array?.count == 1, "limit all must give an array")
+            entry = array?.first
+        } else {
+            #expect(!(result is NSArray), "limit one must not give an array")
+            entry = result
+        }
+        let single = chosen.count == 1
+        if single && (chosen[0] == kSecReturnData || chosen[0] == kSecReturnPersistentRef) {
+            #expect(entry is Data)
+            if chosen[0] == kSecReturnData { #expect(entry as? Data == Data("s3cret".utf8)) }
+        } else {
+            let dictionary = entry as? [String: Any]
+            #expect(dictionary != nil)
+            let wantsAttributes = chosen.contains(kSecReturnAttributes) || chosen == [kSecReturnRef]
+            #expect((dictionary?[kSecAttrAccount as String] != nil) == wantsAttributes)
+            #expect(
+                (dictionary?[kSecValueData as String] as? Data == Data("s3cret".utf8))
+                    == chosen.contains(kSecReturnData))
+            #expect((dictionary?[kSecValuePersistentRef as String] is Data) == chosen.contains(kSecReturnPersistentRef))
+        }
+    }
+}

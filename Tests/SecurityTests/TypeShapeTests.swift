@@ -59,9 +59,11 @@ import Testing
         #expect(SecAccessControlCreateWithFlags(nil, "nonsense" as CFString, .userPresence, &error) == nil)
         let reported = error?.takeRetainedValue()
         #expect(reported?.code == Int(errSecParam))
-        #expect(SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleAlways, [.or, .and], nil) == nil)
         #expect(
-            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAlways, SecAccessControlCreateFlags(rawValue: 1 << 9), nil)
+            SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleAlways, [.or, .and], nil) == nil)
+        #expect(
+            SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleAlways, SecAccessControlCreateFlags(rawValue: 1 << 9), nil)
                 == nil)
     }
 

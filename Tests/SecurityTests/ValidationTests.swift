@@ -38,7 +38,8 @@ import Testing
 
     @Test func valueOfTheWrongTypeIsParam() {
         let service = TestKeychain.uniqueService()
-        #expect(addGenericPassword(service: service, account: "a", extra: [kSecAttrAccount as String: 42]) == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccount as String: 42]) == errSecParam)
         #expect(
             addGenericPassword(service: service, account: "a", extra: [kSecValueData as String: "text"]) == errSecParam)
         #expect(
@@ -62,12 +63,15 @@ import Testing
 
     @Test func nullValueIsParam() {
         let service = TestKeychain.uniqueService()
-        #expect(addGenericPassword(service: service, account: "a", extra: [kSecAttrLabel as String: NSNull()]) == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrLabel as String: NSNull()])
+                == errSecParam)
     }
 
     @Test func accessibleAndAccessControlThatDisagreeAreParam() {
         let service = TestKeychain.uniqueService()
-        let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)
+        let access = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)
         #expect(
             addGenericPassword(
                 service: service, account: "a",

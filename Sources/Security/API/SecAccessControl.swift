@@ -56,6 +56,7 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 ///
 /// Returns `nil` and sets `error` (when given) for a protection that is not a `kSecAttrAccessible*` value or
 /// flags that are not Apple's (unknown bits, or both `.or` and `.and`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -74,4 +75,5 @@ public func SecAccessControlCreateWithFlags(
 }
 
 /// Returns the type identifier of access-control objects.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecAccessControlGetTypeID() -> CFTypeID { 0x5343_4143 }

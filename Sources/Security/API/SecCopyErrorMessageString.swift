@@ -3,6 +3,7 @@ import ClavisCore
 /// Returns Apple's text for a status code, such as "The specified item could not be found in the keychain."
 ///
 /// `reserved` must be `nil`. Unknown codes read "OSStatus <code>".
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
     KeychainError.Code(rawValue: status).message as NSString
 }

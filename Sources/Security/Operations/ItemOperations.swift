@@ -57,7 +57,8 @@ enum ItemOperations {
         let itemQuery = try itemQuery(for: request, limit: .all)
         if let group = changes.accessGroup { try Entitlements.current().require(group) }
         if changes.synchronizable == true,
-            let code = changes.attributes[.accessible]?.stringValue, ProtectionClass(rawValue: code)?.isThisDeviceOnly == true
+            let code = changes.attributes[.accessible]?.stringValue,
+            ProtectionClass(rawValue: code)?.isThisDeviceOnly == true
         {
             throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly")
         }

@@ -23,7 +23,8 @@ struct AttributeChanges {
         if let code = try changes.takeString(kSecClass), code != itemClass.rawValue {
             throw KeychainError(.param, "attributesToUpdate cannot change the class")
         }
-        for name in changes.keys where name.hasPrefix("r_") || name.hasPrefix("m_") || name.hasPrefix("v_Ref")
+        for name in changes.keys
+        where name.hasPrefix("r_") || name.hasPrefix("m_") || name.hasPrefix("v_Ref")
             || name == kSecValuePersistentRef as String
         {
             throw KeychainError(.param, "'\(name)' cannot be in attributesToUpdate")
@@ -44,7 +45,8 @@ struct AttributeChanges {
         for name in changes.keys {
             let key = AttributeKey(rawValue: name)
             guard let kind = kinds[key] else {
-                throw KeychainError(.noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+                throw KeychainError(
+                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
             }
             let value = try ValueDecoding.attribute(changes.take(name as NSString) as Any, kind: kind, key: name)
             if key == .creationDate || key == .modificationDate { continue }

@@ -75,7 +75,8 @@ struct ItemRequest {
         for name in query.keys {
             let key = AttributeKey(rawValue: name)
             guard let kind = kinds[key] else {
-                throw KeychainError(.noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+                throw KeychainError(
+                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
             }
             let value = try ValueDecoding.attribute(query.take(name as NSString) as Any, kind: kind, key: name)
             if operation == .add && readOnly.contains(key) { continue }

@@ -26,6 +26,7 @@ struct EmbeddedTransport: KeychainTransport {
 }
 
 /// The embedded keychain of this process, for the `clavis` command's lock, unlock and passcode verbs.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_spi(Clavis) public func ClavisEmbeddedKeychain() throws(KeychainError) -> Keychain {
     try EmbeddedTransport.keychain(home: .fromEnvironment())
 }

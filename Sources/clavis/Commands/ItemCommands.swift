@@ -92,7 +92,8 @@ struct FindPasswordCommand: RunnableCommand {
         }
         let secret = item[kSecValueData as String] as? Data
         if context.json {
-            Console.out(ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret ?? Data() : nil)))
+            Console.out(
+                ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret ?? Data() : nil)))
         } else if passwordOnly {
             Console.out(String(decoding: secret ?? Data(), as: UTF8.self))
         } else {

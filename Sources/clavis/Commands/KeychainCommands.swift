@@ -1,6 +1,6 @@
-@_spi(Clavis) import Security
 import ClavisCore
 import ClavisStore
+@_spi(Clavis) import Security
 
 /// `dump-keychain`: every password item this process's entitlements see, without secrets.
 struct DumpKeychainCommand: RunnableCommand {
@@ -82,7 +82,8 @@ struct SetKeychainPasswordCommand: RunnableCommand {
 
     static let descriptor = CommandDescriptor(
         name: "set-keychain-password",
-        summary: "Set, change or (with an empty new passcode) remove the keychain passcode; prompts for those left off.",
+        summary:
+            "Set, change or (with an empty new passcode) remove the keychain passcode; prompts for those left off.",
         options: [
             OptionSpec(flag: "-o", valueName: "oldPassword", help: "the current passcode"),
             OptionSpec(flag: "-p", valueName: "newPassword", help: "the new passcode; empty removes it"),
@@ -128,7 +129,9 @@ struct ErrorCommand: RunnableCommand {
         guard !parsed.operands.isEmpty else { throw UsageError(message: "error needs at least one code") }
         var codes: [OSStatus] = []
         for operand in parsed.operands {
-            guard let code = parseStatus(operand) else { throw UsageError(message: "'\(operand)' is not a status code") }
+            guard let code = parseStatus(operand) else {
+                throw UsageError(message: "'\(operand)' is not a status code")
+            }
             codes.append(code)
         }
         return ErrorCommand(codes: codes)
