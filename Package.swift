@@ -28,3 +28,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Apple's API names, for Linux only: on Apple platforms these module names belong to the system frameworks.
+#if os(Linux)
+    package.products += [
+        .library(name: "Security", targets: ["Security"]),
+        .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .executable(name: "clavis", targets: ["clavis"]),
+    ]
+    package.targets += [
+        .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore"]),
+        .target(name: "LocalAuthentication", dependencies: ["Security"]),
+        .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore"]),
+        .testTarget(name: "SecurityTests", dependencies: ["Security", "LocalAuthentication"], exclude: ["SeedsPackage"]),
+    ]
+#endif

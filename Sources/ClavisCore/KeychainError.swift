@@ -61,7 +61,7 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
 
         /// Apple's message text for the code.
         public var message: String {
-            Self.messages[rawValue] ?? "OSStatus \(rawValue)"
+            Self.messages[rawValue] ?? Self.additionalMessages[rawValue] ?? "OSStatus \(rawValue)"
         }
 
         /// The code's value and message.

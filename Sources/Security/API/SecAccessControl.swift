@@ -1,0 +1,79 @@
+public import ClavisCore
+
+/// An access-control object: a protection class and the authentication an item demands (Apple's `SecAccessControl`).
+///
+/// Immutable once created, so it may be shared between threads.
+public final class SecAccessControl: @unchecked Sendable {  // every stored property is a `let` of a Sendable type
+    /// The typed policy behind the object.
+    public let policy: AccessControl
+
+    init(policy: AccessControl) {
+        self.policy = policy
+    }
+}
+
+extension SecAccessControl: CustomStringConvertible {
+    /// The protection class and flag bits, in the manner of Apple's description.
+    public var description: String {
+        "<SecAccessControl: \(policy.protection.rawValue);flags=0x\(String(policy.flags.rawValue, radix: 16))>"
+    }
+}
+
+/// The conditions of an access-control object, with Apple's bit values.
+public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
+    /// Apple's bits.
+    public let rawValue: CFOptionFlags
+    /// Wraps Apple's bits.
+    public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
+
+    /// Biometry or the device passcode.
+    public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
+    /// Any enrolled biometry.
+    public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    /// Any enrolled fingerprint (the old name of `biometryAny`).
+    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    /// The biometry enrolled now; invalidated when enrollment changes.
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    /// The fingerprints enrolled now (the old name of `biometryCurrentSet`).
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    /// The device passcode.
+    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    /// A paired watch.
+    public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    /// A paired companion device (the new name of `watch`).
+    public static let companion = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    /// Any one condition suffices.
+    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
+    /// Every condition is needed.
+    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
+    /// Private-key operations need the conditions (keys only).
+    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
+    /// An application password is needed as well.
+    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
+}
+
+/// Creates an access-control object from a `kSecAttrAccessible*` value and flags.
+///
+/// Returns `nil` and sets `error` (when given) for a protection that is not a `kSecAttrAccessible*` value or
+/// flags that are not Apple's (unknown bits, or both `.or` and `.and`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
+    _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? {
+    do throws(KeychainError) {
+        guard let code = protection as? String, let protectionClass = ProtectionClass(rawValue: code) else {
+            throw KeychainError(.param, "protection is not a kSecAttrAccessible value")
+        }
+        let policy = AccessControl(protection: protectionClass, flags: AccessControl.Flags(rawValue: flags.rawValue))
+        try policy.validate()
+        return SecAccessControl(policy: policy)
+    } catch {
+        errorOut?.pointee = Unmanaged.passRetained(NSError(keychainError: error))
+        return nil
+    }
+}
+
+/// Returns the type identifier of access-control objects.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecAccessControlGetTypeID() -> CFTypeID { 0x5343_4143 }

@@ -1,0 +1,67 @@
+import ClavisCore
+
+/// The `attributesToUpdate` dictionary of `SecItemUpdate`, read into typed changes for items of one class.
+struct AttributeChanges {
+    /// Attributes to set, with `pdmn` and `accc` when the protection changes.
+    var attributes: [AttributeKey: AttributeValue] = [:]
+    /// A new `kSecAttrAccessGroup`, which the caller must hold.
+    var accessGroup: String?
+    /// A new `kSecAttrSynchronizable`.
+    var synchronizable: Bool?
+    /// A new `kSecValueData`.
+    var secret: Data?
+
+    /// Reads `dictionary` as changes to items of `itemClass`.
+    ///
+    /// - Throws: `param` for a different class, search or return keys, or a value of the wrong type;
+    ///   `noSuchAttr` for an attribute the class lacks; `dataTooLarge` for oversized values.
+    init(_ dictionary: NSDictionary, itemClass: ItemClass) throws(KeychainError) {
+        guard dictionary.count <= ItemRequest.maximumEntries else {
+            throw KeychainError(.param, "the dictionary has more than \(ItemRequest.maximumEntries) entries")
+        }
+        var changes = try QueryDictionary(dictionary)
+        if let code = try changes.takeString(kSecClass), code != itemClass.rawValue {
+            throw KeychainError(.param, "attributesToUpdate cannot change the class")
+        }
+        for name in changes.keys
+        where name.hasPrefix("r_") || name.hasPrefix("m_") || name.hasPrefix("v_Ref")
+            || name == kSecValuePersistentRef as String
+        {
+            throw KeychainError(.param, "'\(name)' cannot be in attributesToUpdate")
+        }
+        if let data = try changes.takeData(kSecValueData) {
+            guard data.count <= KeychainLimits.secretBytes else {
+                throw KeychainError(.dataTooLarge, "kSecValueData is larger than \(KeychainLimits.secretBytes) bytes")
+            }
+            secret = data
+        }
+        accessGroup = try changes.takeString(kSecAttrAccessGroup)
+        if let value = changes.take(kSecAttrSynchronizable) {
+            synchronizable = try ValueDecoding.bool(value, key: kSecAttrSynchronizable as String)
+        }
+        let (accessControl, protection) = try ItemRequest.protection(&changes)
+        _ = try changes.takeBool(kSecUseDataProtectionKeychain)
+        let kinds = itemClass.attributeKinds
+        for name in changes.keys {
+            let key = AttributeKey(rawValue: name)
+            guard let kind = kinds[key] else {
+                throw KeychainError(
+                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+            }
+            let value = try ValueDecoding.attribute(changes.take(name as NSString) as Any, kind: kind, key: name)
+            if key == .creationDate || key == .modificationDate { continue }
+            attributes[key] = value
+        }
+        if let protection { attributes[.accessible] = .string(protection.rawValue) }
+        if let accessControl { attributes[.accessControl] = .data(accessControl.encoded) }
+        try itemClass.validate(attributes)
+    }
+
+    /// The changes as the store takes them.
+    var itemChanges: ItemChanges {
+        var all = attributes
+        if let accessGroup { all[.accessGroup] = .string(accessGroup) }
+        if let synchronizable { all[.synchronizable] = .bool(synchronizable) }
+        return ItemChanges(attributes: all, secret: secret.map { SecureBytes($0) })
+    }
+}

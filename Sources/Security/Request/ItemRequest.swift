@@ -1,0 +1,178 @@
+import ClavisCore
+
+/// One query or attribute dictionary of a keychain call, read into typed values.
+///
+/// Parsing never traps: every malformed input is a `KeychainError` carrying Apple's status.
+struct ItemRequest {
+    /// `kSecClass`, or the class named by `kSecValuePersistentRef` when the class is absent.
+    var itemClass: ItemClass
+    /// Attributes to store or to match; `agrp` and `sync` are kept apart below.
+    var attributes: [AttributeKey: AttributeValue] = [:]
+    /// `kSecAttrAccessGroup`, when given.
+    var accessGroup: String?
+    /// `kSecAttrSynchronizable`: `.no` when absent, `.any` for `kSecAttrSynchronizableAny`.
+    var synchronizable: SynchronizableFilter = .no
+    /// `kSecValuePersistentRef`, when given.
+    var persistentReference: PersistentReference?
+    /// `kSecMatchLimit`, when given.
+    var limit: MatchLimit?
+    /// The `kSecReturn*` keys set to true.
+    var returns: ReturnKinds = []
+    /// `kSecValueData`, when given.
+    var secret: Data?
+    /// `kSecAttrAccessControl`, when given.
+    var accessControl: AccessControl?
+    /// `kSecAttrAccessible`, or the protection of `kSecAttrAccessControl`, when either is given.
+    var protection: ProtectionClass?
+
+    /// The most entries a dictionary may hold; Apple's keychain knows fewer keys than this.
+    static let maximumEntries = 128
+
+    /// Reads `dictionary` as the query or attributes of `operation`.
+    ///
+    /// - Throws: `param` for a missing class, a value of the wrong type or a key not valid here;
+    ///   `noSuchClass` for an unknown class; `noSuchAttr` for an attribute the class lacks;
+    ///   `unimplemented` for classes not stored yet; `dataTooLarge` for oversized values.
+    init(_ dictionary: NSDictionary, for operation: Operation, compatibility: Compatibility) throws(KeychainError) {
+        guard dictionary.count <= Self.maximumEntries else {
+            throw KeychainError(.param, "the dictionary has more than \(Self.maximumEntries) entries")
+        }
+        var query = try QueryDictionary(dictionary)
+        try compatibility.check(query, for: operation)
+
+        if let bytes = try query.takeData(kSecValuePersistentRef) {
+            guard operation != .add else {
+                throw KeychainError(.param, "kSecValuePersistentRef cannot be given to SecItemAdd")
+            }
+            persistentReference = PersistentReference(bytes: Array(bytes))
+        }
+        itemClass = try Self.itemClass(&query, persistentReference: persistentReference)
+
+        for (key, kind) in ReturnKinds.keys {
+            if try query.takeBool(key as NSString) == true { returns.insert(kind) }
+        }
+        if let value = query.take(kSecMatchLimit) {
+            limit = try Self.matchLimit(value)
+        }
+        if let data = try query.takeData(kSecValueData) {
+            guard data.count <= KeychainLimits.secretBytes else {
+                throw KeychainError(.dataTooLarge, "kSecValueData is larger than \(KeychainLimits.secretBytes) bytes")
+            }
+            secret = data
+        }
+        if query.take(kSecValueRef) != nil {
+            throw KeychainError(.param, "password items have no kSecValueRef")
+        }
+        accessGroup = try query.takeString(kSecAttrAccessGroup)
+        if let value = query.take(kSecAttrSynchronizable) {
+            synchronizable = try Self.synchronizable(value, for: operation)
+        }
+        (accessControl, protection) = try Self.protection(&query)
+        try Self.skipIgnoredKeys(&query)
+
+        let readOnly: Set<AttributeKey> = [.creationDate, .modificationDate]
+        let kinds = itemClass.attributeKinds
+        for name in query.keys {
+            let key = AttributeKey(rawValue: name)
+            guard let kind = kinds[key] else {
+                throw KeychainError(
+                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+            }
+            let value = try ValueDecoding.attribute(query.take(name as NSString) as Any, kind: kind, key: name)
+            if operation == .add && readOnly.contains(key) { continue }
+            attributes[key] = value
+        }
+        if let protection { attributes[.accessible] = .string(protection.rawValue) }
+        if operation == .add, let accessControl { attributes[.accessControl] = .data(accessControl.encoded) }
+        try itemClass.validate(attributes)
+    }
+
+    /// Reads `kSecAttrAccessible` and `kSecAttrAccessControl`, which must agree when both are given.
+    static func protection(_ query: inout QueryDictionary) throws(KeychainError)
+        -> (AccessControl?, ProtectionClass?)
+    {
+        var accessControl: AccessControl?
+        if let value = query.take(kSecAttrAccessControl) {
+            guard let object = value as? SecAccessControl else {
+                throw KeychainError(.param, "kSecAttrAccessControl must be a SecAccessControl")
+            }
+            accessControl = object.policy
+        }
+        var accessible: ProtectionClass?
+        if let code = try query.takeString(kSecAttrAccessible) {
+            guard let named = ProtectionClass(rawValue: code) else {
+                throw KeychainError(.param, "kSecAttrAccessible '\(code.prefix(16))' is not a kSecAttrAccessible value")
+            }
+            accessible = named
+        }
+        if let accessControl, let accessible, accessControl.protection != accessible {
+            throw KeychainError(.param, "kSecAttrAccessible and kSecAttrAccessControl name different protections")
+        }
+        return (accessControl, accessControl?.protection ?? accessible)
+    }
+
+    /// The item class named by `kSecClass`, or by the persistent reference when the class is absent.
+    private static func itemClass(_ query: inout QueryDictionary, persistentReference: PersistentReference?)
+        throws(KeychainError) -> ItemClass
+    {
+        guard let code = try query.takeString(kSecClass) else {
+            guard let persistentReference else { throw KeychainError(.param, "the query has no kSecClass") }
+            guard let named = persistentReference.itemClass else {
+                throw KeychainError(.itemNotFound, "kSecValuePersistentRef names no item")
+            }
+            return try storable(named)
+        }
+        guard let named = ItemClass(rawValue: code) else {
+            throw KeychainError(.noSuchClass, "'\(code.prefix(16))' is not a keychain item class")
+        }
+        return try storable(named)
+    }
+
+    private static func storable(_ itemClass: ItemClass) throws(KeychainError) -> ItemClass {
+        guard itemClass.isStorable else {
+            throw KeychainError(.unimplemented, "class \(itemClass.rawValue) is not stored yet")
+        }
+        return itemClass
+    }
+
+    /// `kSecMatchLimitOne`, `kSecMatchLimitAll` or a positive number.
+    private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
+        if let name = value as? String {
+            if name == kSecMatchLimitOne as String { return .one }
+            if name == kSecMatchLimitAll as String { return .all }
+            throw KeychainError(.param, "kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number")
+        }
+        let count = try ValueDecoding.integer(value, key: kSecMatchLimit as String)
+        guard count >= 1 else { throw KeychainError(.param, "kSecMatchLimit must be at least 1") }
+        return count == 1 ? .one : .count(Int(clamping: count))
+    }
+
+    /// A boolean, or `kSecAttrSynchronizableAny` outside `SecItemAdd`.
+    private static func synchronizable(_ value: Any, for operation: Operation) throws(KeychainError)
+        -> SynchronizableFilter
+    {
+        if let name = value as? String {
+            guard name == kSecAttrSynchronizableAny as String, operation != .add else {
+                throw KeychainError(.param, "kSecAttrSynchronizable must be a boolean here")
+            }
+            return .any
+        }
+        return try ValueDecoding.bool(value, key: kSecAttrSynchronizable as String) ? .yes : .no
+    }
+
+    /// Removes the keys Clavis accepts and ignores, checking their types; refuses search options it lacks.
+    private static func skipIgnoredKeys(_ query: inout QueryDictionary) throws(KeychainError) {
+        // Accepted and ignored: there is only the data-protection keychain, and access control is applied elsewhere.
+        for key in [kSecUseDataProtectionKeychain, kSecUseNoAuthenticationUI, kSecMatchCaseInsensitive] {
+            _ = try query.takeBool(key)
+        }
+        for key in [kSecUseAuthenticationUI, kSecUseOperationPrompt] {
+            _ = try query.takeString(key)
+        }
+        _ = query.take(kSecUseAuthenticationContext)
+        _ = query.take("u_CallerName" as NSString)
+        for name in query.keys where name.hasPrefix("m_") || name.hasPrefix("u_") {
+            throw KeychainError(.unimplemented, "'\(name.prefix(64))' is not supported for password items")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import ClavisCore
+
+/// A caller's `CFDictionary`, read into string keys and untyped values without trusting anything about it.
+///
+/// Every accessor returns a status for a bad value (`errSecParam`) instead of trapping.
+struct QueryDictionary {
+    /// The entries, keyed by the constant's string value (`"class"`, `"acct"`, ...).
+    private(set) var entries: [String: Any]
+
+    /// Reads `dictionary`; a key that is not a string is `errSecParam`.
+    init(_ dictionary: NSDictionary) throws(KeychainError) {
+        var entries: [String: Any] = [:]
+        for (key, value) in dictionary {
+            guard let name = key as? String else {
+                throw KeychainError(.param, "a query key is not a string")
+            }
+            entries[name] = value
+        }
+        self.entries = entries
+    }
+
+    /// The keys present, sorted so that the first offending key is reported deterministically.
+    var keys: [String] { entries.keys.sorted() }
+
+    /// True when `key` is present.
+    func contains(_ key: CFString) -> Bool { entries[key as String] != nil }
+
+    /// Removes and returns the raw value of `key`.
+    mutating func take(_ key: CFString) -> Any? { entries.removeValue(forKey: key as String) }
+
+    /// Removes `key` and returns its value as a string; another type is `errSecParam`.
+    mutating func takeString(_ key: CFString) throws(KeychainError) -> String? {
+        guard let value = take(key) else { return nil }
+        return try ValueDecoding.string(value, key: key as String)
+    }
+
+    /// Removes `key` and returns its value as bytes; another type is `errSecParam`.
+    mutating func takeData(_ key: CFString) throws(KeychainError) -> Data? {
+        guard let value = take(key) else { return nil }
+        return try ValueDecoding.data(value, key: key as String)
+    }
+
+    /// Removes `key` and returns its value as a boolean; another type is `errSecParam`.
+    mutating func takeBool(_ key: CFString) throws(KeychainError) -> Bool? {
+        guard let value = take(key) else { return nil }
+        return try ValueDecoding.bool(value, key: key as String)
+    }
+}
+
+/// Conversions from the values a caller may put in a dictionary to typed values, with `errSecParam` for any other.
+enum ValueDecoding {
+    /// A `String` or `NSString`.
+    static func string(_ value: Any, key: String) throws(KeychainError) -> String {
+        guard let string = value as? String else { throw wrongType(key, "a string") }
+        return string
+    }
+
+    /// `Data` or `NSData`.
+    static func data(_ value: Any, key: String) throws(KeychainError) -> Data {
+        guard let data = value as? Data else { throw wrongType(key, "data") }
+        return data
+    }
+
+    /// A boolean (`CFBoolean`, `Bool`) or a number, where any non-zero value is true.
+    static func bool(_ value: Any, key: String) throws(KeychainError) -> Bool {
+        if let bool = value as? Bool { return bool }
+        guard let number = value as? NSNumber else { throw wrongType(key, "a boolean") }
+        return number.int64Value != 0 || number.doubleValue != 0
+    }
+
+    /// A whole number that fits in 64 bits.
+    static func integer(_ value: Any, key: String) throws(KeychainError) -> Int64 {
+        if let integer = value as? Int64 { return integer }
+        if let integer = value as? Int { return Int64(integer) }
+        guard let number = value as? NSNumber else { throw wrongType(key, "a number") }
+        let double = number.doubleValue
+        guard double.isFinite, double.rounded() == double, abs(double) < 9.2e18 else {
+            throw wrongType(key, "a whole number")
+        }
+        return Int64(double)
+    }
+
+    /// A `Date` or `NSDate`.
+    static func date(_ value: Any, key: String) throws(KeychainError) -> Date {
+        guard let date = value as? Date else { throw wrongType(key, "a date") }
+        return date
+    }
+
+    /// The typed value of an attribute of `kind`.
+    static func attribute(_ value: Any, kind: AttributeValue.Kind, key: String) throws(KeychainError)
+        -> AttributeValue
+    {
+        switch kind {
+        case .string: .string(try string(value, key: key))
+        case .data:
+            // Apple stores blob attributes from either CFData or CFString.
+            if let text = value as? String { .data(Data(text.utf8)) } else { .data(try data(value, key: key)) }
+        case .number: .number(try integer(value, key: key))
+        case .bool: .bool(try bool(value, key: key))
+        case .date: .date(try date(value, key: key))
+        }
+    }
+
+    private static func wrongType(_ key: String, _ expected: String) -> KeychainError {
+        KeychainError(.param, "the value of '\(key)' must be \(expected)")
+    }
+}

@@ -1,0 +1,70 @@
+import ClavisCore
+
+/// Builds what `SecItemCopyMatching` and `SecItemAdd` put in `result`, as Apple's data-protection keychain does.
+///
+/// | return keys | limit one | limit above one |
+/// |---|---|---|
+/// | none | nothing (status only) | nothing |
+/// | `kSecReturnData` | `Data` | `[Data]` |
+/// | `kSecReturnPersistentRef` | `Data` | `[Data]` |
+/// | `kSecReturnAttributes` | `[String: Any]` | `[[String: Any]]` |
+/// | `kSecReturnRef` | `[String: Any]` (password items have no ref object) | `[[String: Any]]` |
+/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef` | `[[String: Any]]` |
+///
+/// An array comes back whenever the limit is above one, even for a single match.
+enum ResultShape {
+    /// The result object for `items`, or `nil` when no return key was set.
+    static func object(for items: [Item], returns: ReturnKinds, limit: MatchLimit) -> CFTypeRef? {
+        guard !returns.isEmpty else { return nil }
+        let values = items.map { value(for: $0, returns: returns) }
+        let many = limit.maximum.map { $0 > 1 } ?? true
+        if many { return NSArray(array: values) }
+        return values.first
+    }
+
+    /// One item's entry.
+    static func value(for item: Item, returns: ReturnKinds) -> AnyObject {
+        switch returns {
+        case .data: return NSData(data: secretData(of: item))
+        case .persistentReference: return NSData(data: Data(item.persistentReference.bytes))
+        case .attributes, .reference: return NSDictionary(dictionary: attributes(of: item))
+        default:
+            var dictionary: [String: Any] = returns.contains(.attributes) ? attributes(of: item) : [:]
+            if returns.contains(.data) { dictionary[kSecValueData as String] = secretData(of: item) }
+            if returns.contains(.persistentReference) {
+                dictionary[kSecValuePersistentRef as String] = Data(item.persistentReference.bytes)
+            }
+            return NSDictionary(dictionary: dictionary)
+        }
+    }
+
+    /// The item's attributes keyed by Apple's codes, with its class; `accc` comes back as a `SecAccessControl`.
+    static func attributes(of item: Item) -> [String: Any] {
+        var dictionary: [String: Any] = [kSecClass as String: item.itemClass.rawValue]
+        for (key, value) in item.attributes {
+            if key == .accessControl, case .data(let bytes) = value,
+                let policy = try? AccessControl(encoded: bytes)
+            {
+                dictionary[key.rawValue] = SecAccessControl(policy: policy)
+                continue
+            }
+            dictionary[key.rawValue] = object(for: value)
+        }
+        return dictionary
+    }
+
+    /// A Foundation value for an attribute value.
+    static func object(for value: AttributeValue) -> Any {
+        switch value {
+        case .string(let string): string
+        case .data(let data): data
+        case .number(let number): Int(clamping: number)
+        case .bool(let bool): bool
+        case .date(let date): date
+        }
+    }
+
+    private static func secretData(of item: Item) -> Data {
+        item.secret?.withUnsafeBytes { Data($0) } ?? Data()
+    }
+}

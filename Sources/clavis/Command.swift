@@ -1,0 +1,44 @@
+import Security
+
+/// One `clavis` verb: its declaration (name, options, help) apart from running it.
+struct CommandDescriptor: Sendable {
+    /// The verb, such as `find-generic-password`.
+    var name: String
+    /// One line saying what it does.
+    var summary: String
+    /// The options it accepts; help and parsing both come from these.
+    var options: [OptionSpec]
+    /// The operands it takes, for the usage line.
+    var operands: String = ""
+    /// True for verbs that read or write items (they need the keychain unlocked).
+    var usesItems = true
+    /// Validates the parsed options into a runnable command.
+    var make: @Sendable (ParsedOptions) throws(UsageError) -> any RunnableCommand
+
+    /// The usage text.
+    var usageText: String { usage(name: name, summary: summary, specs: options, operands: operands) }
+}
+
+/// A validated command, ready to run.
+protocol RunnableCommand {
+    /// Runs and returns the exit status.
+    func run(_ context: CommandContext) -> Int32
+}
+
+/// What every command may use: the output mode and the formatter.
+struct CommandContext {
+    /// True for `--json`.
+    var json: Bool
+    /// Prints items.
+    var formatter: ItemFormatter
+
+    /// Reports a failed keychain call (text on stderr, or a JSON object on stdout) and returns the exit status.
+    func fail(_ call: String, _ status: OSStatus) -> Int32 {
+        if json {
+            let message = SecCopyErrorMessageString(status, nil) as String? ?? ""
+            Console.out(ItemFormatter.jsonText(["status": Int(status), "message": message, "call": call]))
+            return ExitStatus.forStatus(status)
+        }
+        return Console.fail(call, status)
+    }
+}

@@ -1,0 +1,164 @@
+import Security
+
+/// `add-generic-password` and `add-internet-password`.
+struct AddPasswordCommand: RunnableCommand {
+    var kind: PasswordKind
+    var attributes: [String: Any]
+    var password: SecretSource
+    var updateExisting: Bool
+
+    static func descriptor(_ kind: PasswordKind) -> CommandDescriptor {
+        let options =
+            kind.attributeOptions.map(\.spec) + [
+                PasswordKind.accessGroupOption,
+                OptionSpec(
+                    flag: "-w", valueName: "password",
+                    help: "password to store; put -w last to be prompted (or to read one line from stdin)",
+                    valueMayBePrompted: true),
+                OptionSpec(flag: "-U", help: "update the item if it already exists"),
+            ]
+        return CommandDescriptor(
+            name: "add-\(kind.word)-password", summary: "Add \(kind.article) password item.", options: options
+        ) { (parsed) throws(UsageError) in
+            AddPasswordCommand(
+                kind: kind, attributes: try kind.attributes(from: parsed), password: SecretSource(parsed, flag: "-w"),
+                updateExisting: parsed.has("-U"))
+        }
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        guard let secret = password.read(prompt: "password data for new item: ") else {
+            Console.error("clavis: no password given on standard input")
+            return ExitStatus.usage
+        }
+        var query = attributes
+        query[kSecClass as String] = kind.itemClass
+        query[kSecValueData as String] = secret
+        let status = SecItemAdd(query as CFDictionary, nil)
+        if status == errSecDuplicateItem && updateExisting {
+            var match = kind.primaryKeyAttributes(of: attributes)
+            match[kSecClass as String] = kind.itemClass
+            var changes = attributes
+            changes.removeValue(forKey: kSecAttrAccessGroup as String)
+            changes[kSecValueData as String] = secret
+            let updated = SecItemUpdate(match as CFDictionary, changes as CFDictionary)
+            return updated == errSecSuccess ? succeed(context) : context.fail("SecItemUpdate", updated)
+        }
+        return status == errSecSuccess ? succeed(context) : context.fail("SecItemAdd", status)
+    }
+
+    private func succeed(_ context: CommandContext) -> Int32 {
+        if context.json { Console.out(ItemFormatter.jsonText(["status": 0])) }
+        return ExitStatus.success
+    }
+}
+
+/// `find-generic-password` and `find-internet-password`.
+struct FindPasswordCommand: RunnableCommand {
+    var kind: PasswordKind
+    var attributes: [String: Any]
+    /// `-g`: print the item and its password (on stderr, as `security` does).
+    var showPassword: Bool
+    /// `-w`: print only the password.
+    var passwordOnly: Bool
+
+    static func descriptor(_ kind: PasswordKind) -> CommandDescriptor {
+        let options =
+            kind.attributeOptions.map(\.spec) + [
+                PasswordKind.accessGroupOption,
+                OptionSpec(flag: "-g", help: "display the password for the item found"),
+                OptionSpec(flag: "-w", help: "display only the password on stdout"),
+            ]
+        return CommandDescriptor(
+            name: "find-\(kind.word)-password", summary: "Find \(kind.article) password item.", options: options
+        ) { (parsed) throws(UsageError) in
+            FindPasswordCommand(
+                kind: kind, attributes: try kind.attributes(from: parsed), showPassword: parsed.has("-g"),
+                passwordOnly: parsed.has("-w"))
+        }
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        let wantsSecret = showPassword || passwordOnly
+        var query = attributes
+        query[kSecClass as String] = kind.itemClass
+        query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+        query[kSecReturnAttributes as String] = true
+        if wantsSecret { query[kSecReturnData as String] = true }
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        guard status == errSecSuccess, let item = result as? [String: Any] else {
+            return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
+        }
+        let secret = item[kSecValueData as String] as? Data
+        if context.json {
+            Console.out(
+                ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret ?? Data() : nil)))
+        } else if passwordOnly {
+            Console.out(String(decoding: secret ?? Data(), as: UTF8.self))
+        } else {
+            Console.out(context.formatter.block(item))
+            if showPassword { Console.error(ItemFormatter.passwordLine(secret ?? Data())) }
+        }
+        return ExitStatus.success
+    }
+}
+
+/// `delete-generic-password` and `delete-internet-password`: deletes the first matching item.
+struct DeletePasswordCommand: RunnableCommand {
+    var kind: PasswordKind
+    var attributes: [String: Any]
+
+    static func descriptor(_ kind: PasswordKind) -> CommandDescriptor {
+        CommandDescriptor(
+            name: "delete-\(kind.word)-password", summary: "Delete \(kind.article) password item.",
+            options: kind.attributeOptions.map(\.spec) + [PasswordKind.accessGroupOption]
+        ) { (parsed) throws(UsageError) in
+            DeletePasswordCommand(kind: kind, attributes: try kind.attributes(from: parsed))
+        }
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        var query = attributes
+        query[kSecClass as String] = kind.itemClass
+        query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
+        query[kSecReturnAttributes as String] = true
+        query[kSecReturnPersistentRef as String] = true
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        guard status == errSecSuccess, let item = result as? [String: Any],
+            let reference = item[kSecValuePersistentRef as String] as? Data
+        else {
+            return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
+        }
+        let deleted = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
+        guard deleted == errSecSuccess else { return context.fail("SecItemDelete", deleted) }
+        if context.json {
+            Console.out(ItemFormatter.jsonText(["deleted": ItemFormatter.jsonObject(item, secret: nil)]))
+        } else {
+            Console.out(context.formatter.block(item))
+            Console.out("password has been deleted.")
+        }
+        return ExitStatus.success
+    }
+}
+
+/// Where a secret comes from: the option's value, or a prompt (a line of stdin when not on a terminal).
+struct SecretSource {
+    /// The value given on the command line.
+    var value: String?
+    /// True when the option was given without a value, to be prompted for.
+    var prompted: Bool
+
+    init(_ options: ParsedOptions, flag: String) {
+        value = options.value(flag)
+        prompted = options.has(flag)
+    }
+
+    /// The secret's bytes: the value, the answer to the prompt, or empty when the option was not given.
+    func read(prompt: String) -> Data? {
+        if let value { return Data(value.utf8) }
+        guard prompted else { return Data() }
+        return Console.readSecret(prompt: prompt).map { Data($0.utf8) }
+    }
+}

@@ -1,0 +1,159 @@
+import ClavisCore
+import ClavisStore
+@_spi(Clavis) import Security
+
+/// `dump-keychain`: every password item this process's entitlements see, without secrets.
+struct DumpKeychainCommand: RunnableCommand {
+    static let descriptor = CommandDescriptor(
+        name: "dump-keychain", summary: "List every item (attributes only; secrets are never printed).", options: []
+    ) { (_) throws(UsageError) in DumpKeychainCommand() }
+
+    func run(_ context: CommandContext) -> Int32 {
+        var items: [[String: Any]] = []
+        for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword] {
+            let query: [String: Any] = [
+                kSecClass as String: itemClass, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnAttributes as String: true, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+            ]
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            if status == errSecItemNotFound { continue }
+            guard status == errSecSuccess else { return context.fail("SecItemCopyMatching", status) }
+            items += result as? [[String: Any]] ?? []
+        }
+        if context.json {
+            Console.out(ItemFormatter.jsonText(items.map { ItemFormatter.jsonObject($0, secret: nil) }))
+        } else {
+            for item in items { Console.out(context.formatter.block(item)) }
+        }
+        return ExitStatus.success
+    }
+}
+
+/// `unlock-keychain`: checks the passcode and unlocks the keychain for this process.
+struct UnlockKeychainCommand: RunnableCommand {
+    var passcode: SecretSource
+
+    static let descriptor = CommandDescriptor(
+        name: "unlock-keychain", summary: "Unlock the keychain with its passcode (prompted when -p is left off).",
+        options: [OptionSpec(flag: "-p", valueName: "passcode", help: "the passcode (not recommended: visible to ps)")],
+        usesItems: false
+    ) { (parsed) throws(UsageError) in
+        var source = SecretSource(parsed, flag: "-p")
+        source.prompted = source.value == nil
+        return UnlockKeychainCommand(passcode: source)
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        do throws(KeychainError) {
+            let keychain = try ClavisEmbeddedKeychain()
+            guard keychain.hasPasscode else { return ExitStatus.success }
+            guard let secret = passcode.read(prompt: "password to unlock keychain: ") else {
+                return context.fail("SecKeychainUnlock", errSecAuthFailed)
+            }
+            try keychain.unlock(passcode: SecureBytes(secret))
+            return ExitStatus.success
+        } catch {
+            return context.fail("SecKeychainUnlock", error.osStatus)
+        }
+    }
+}
+
+/// `lock-keychain`: locks the keychain (in the embedded mode, for the rest of this process).
+struct LockKeychainCommand: RunnableCommand {
+    static let descriptor = CommandDescriptor(
+        name: "lock-keychain", summary: "Lock the keychain.", options: [], usesItems: false
+    ) { (_) throws(UsageError) in LockKeychainCommand() }
+
+    func run(_ context: CommandContext) -> Int32 {
+        do throws(KeychainError) {
+            try ClavisEmbeddedKeychain().lock()
+            return ExitStatus.success
+        } catch {
+            return context.fail("SecKeychainLock", error.osStatus)
+        }
+    }
+}
+
+/// `set-keychain-password`: sets, changes or (with an empty new passcode) removes the passcode.
+struct SetKeychainPasswordCommand: RunnableCommand {
+    var old: SecretSource
+    var new: SecretSource
+
+    static let descriptor = CommandDescriptor(
+        name: "set-keychain-password",
+        summary:
+            "Set, change or (with an empty new passcode) remove the keychain passcode; prompts for those left off.",
+        options: [
+            OptionSpec(flag: "-o", valueName: "oldPassword", help: "the current passcode"),
+            OptionSpec(flag: "-p", valueName: "newPassword", help: "the new passcode; empty removes it"),
+        ],
+        usesItems: false
+    ) { (parsed) throws(UsageError) in
+        var old = SecretSource(parsed, flag: "-o")
+        old.prompted = old.value == nil
+        var new = SecretSource(parsed, flag: "-p")
+        new.prompted = new.value == nil
+        return SetKeychainPasswordCommand(old: old, new: new)
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        do throws(KeychainError) {
+            let keychain = try ClavisEmbeddedKeychain()
+            var current: SecureBytes?
+            if keychain.hasPasscode {
+                guard let secret = old.read(prompt: "Old Password: ") else {
+                    return context.fail("SecKeychainChangePassword", errSecAuthFailed)
+                }
+                current = SecureBytes(secret)
+            }
+            guard let secret = new.read(prompt: "New Password: ") else {
+                return context.fail("SecKeychainChangePassword", errSecParam)
+            }
+            try keychain.setPasscode(secret.isEmpty ? nil : SecureBytes(secret), current: current)
+            return ExitStatus.success
+        } catch {
+            return context.fail("SecKeychainChangePassword", error.osStatus)
+        }
+    }
+}
+
+/// `error CODE...`: Apple's message for each status code.
+struct ErrorCommand: RunnableCommand {
+    var codes: [OSStatus]
+
+    static let descriptor = CommandDescriptor(
+        name: "error", summary: "Show the meaning of keychain status codes (decimal, or hexadecimal with 0x).",
+        options: [], operands: "CODE...", usesItems: false
+    ) { (parsed) throws(UsageError) in
+        guard !parsed.operands.isEmpty else { throw UsageError(message: "error needs at least one code") }
+        var codes: [OSStatus] = []
+        for operand in parsed.operands {
+            guard let code = parseStatus(operand) else {
+                throw UsageError(message: "'\(operand)' is not a status code")
+            }
+            codes.append(code)
+        }
+        return ErrorCommand(codes: codes)
+    }
+
+    static func parseStatus(_ text: String) -> OSStatus? {
+        if text.lowercased().hasPrefix("0x") {
+            return UInt32(text.dropFirst(2), radix: 16).map { OSStatus(bitPattern: $0) }
+        }
+        return OSStatus(text)
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        for code in codes {
+            let message = SecCopyErrorMessageString(code, nil) as String? ?? ""
+            if context.json {
+                Console.out(ItemFormatter.jsonText(["status": Int(code), "message": message]))
+            } else {
+                let hex = String(UInt32(bitPattern: code), radix: 16, uppercase: true)
+                Console.out("Error: 0x\(String(repeating: "0", count: 8 - hex.count))\(hex) \(code) \(message)")
+            }
+        }
+        return ExitStatus.success
+    }
+}

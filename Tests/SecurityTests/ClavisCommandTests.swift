@@ -1,0 +1,176 @@
+import Foundation
+import Security
+import Testing
+
+/// The built `clavis` binary, run as a user would run it.
+@Suite struct ClavisCommandTests {
+    /// `clavis`, built next to this test bundle by `swift build`.
+    static let executable: String = {
+        let bundle =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("clavis").path
+    }()
+
+    /// Runs `clavis` on the keychain in `home`.
+    private func clavis(_ arguments: [String], home: String, input: String? = nil, environment: [String: String] = [:])
+        throws -> ProcessOutput
+    {
+        var environment = environment
+        environment["CLAVIS_HOME"] = home
+        if environment["CLAVIS_ENTITLEMENTS"] == nil { environment["CLAVIS_ENTITLEMENTS"] = "" }
+        return try runProcess(Self.executable, arguments, environment: environment, input: input)
+    }
+
+    private func freshHome() throws -> String { try makeTemporaryFolder("clavis-cli") + "/home" }
+
+    @Test func binaryIsBuiltNextToTheTests() {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.executable), "run `swift build` before `swift test`")
+    }
+
+    @Test func addFindUpdateDeleteAndNotFound() throws {
+        let home = try freshHome()
+        let add = try clavis(
+            ["add-generic-password", "-a", "alice", "-s", "mail", "-w", "s3cret", "-l", "Mail"], home: home)
+        #expect(add.status == 0, "\(add.standardError)")
+
+        let find = try clavis(["find-generic-password", "-a", "alice", "-s", "mail", "-w"], home: home)
+        #expect(find.status == 0)
+        #expect(find.standardOutput == "s3cret\n")
+
+        let duplicate = try clavis(["add-generic-password", "-a", "alice", "-s", "mail", "-w", "other"], home: home)
+        #expect(duplicate.status == 45)
+        #expect(duplicate.standardError.contains("The specified item already exists in the keychain."))
+
+        let update = try clavis(["add-generic-password", "-a", "alice", "-s", "mail", "-w", "n3w", "-U"], home: home)
+        #expect(update.status == 0, "\(update.standardError)")
+        #expect(try clavis(["find-generic-password", "-s", "mail", "-w"], home: home).standardOutput == "n3w\n")
+
+        let delete = try clavis(["delete-generic-password", "-a", "alice", "-s", "mail"], home: home)
+        #expect(delete.status == 0)
+        #expect(delete.standardOutput.contains("\"acct\"<blob>=\"alice\""))
+        #expect(delete.standardOutput.hasSuffix("password has been deleted.\n"))
+        #expect(!delete.standardOutput.contains("n3w"))
+
+        let missing = try clavis(["find-generic-password", "-a", "alice", "-s", "mail"], home: home)
+        #expect(missing.status == 44)
+        #expect(missing.standardError.contains("The specified item could not be found in the keychain."))
+        #expect(try clavis(["delete-generic-password", "-a", "alice", "-s", "mail"], home: home).status == 44)
+    }
+
+    @Test func findShowsAttributesButNotTheSecretUnlessAsked() throws {
+        let home = try freshHome()
+        _ = try clavis(["add-generic-password", "-a", "bob", "-s", "vpn", "-w", "topsecret", "-j", "note"], home: home)
+        let plain = try clavis(["find-generic-password", "-a", "bob"], home: home)
+        #expect(plain.status == 0)
+        #expect(plain.standardOutput.contains("class: \"genp\""))
+        #expect(plain.standardOutput.contains("\"svce\"<blob>=\"vpn\""))
+        #expect(plain.standardOutput.contains("\"icmt\"<blob>=\"note\""))
+        #expect(!(plain.standardOutput + plain.standardError).contains("topsecret"))
+        let withPassword = try clavis(["find-generic-password", "-a", "bob", "-g"], home: home)
+        #expect(withPassword.standardError.contains("password: \"topsecret\""))
+    }
+
+    @Test func passwordGivenLastIsReadFromStandardInput() throws {
+        let home = try freshHome()
+        let add = try clavis(
+            ["add-generic-password", "-a", "carol", "-s", "api", "-w"], home: home, input: "from-stdin\n")
+        #expect(add.status == 0, "\(add.standardError)")
+        #expect(try clavis(["find-generic-password", "-s", "api", "-w"], home: home).standardOutput == "from-stdin\n")
+    }
+
+    @Test func internetPasswordVerbs() throws {
+        let home = try freshHome()
+        let add = try clavis(
+            [
+                "add-internet-password", "-a", "dave", "-s", "example.com", "-r", "htps", "-P", "443", "-p", "/login",
+                "-t", "form", "-w", "pw",
+            ], home: home)
+        #expect(add.status == 0, "\(add.standardError)")
+        let find = try clavis(["find-internet-password", "-s", "example.com", "-P", "443", "-w"], home: home)
+        #expect(find.standardOutput == "pw\n")
+        #expect(try clavis(["find-internet-password", "-s", "example.com", "-P", "80"], home: home).status == 44)
+        #expect(try clavis(["delete-internet-password", "-s", "example.com"], home: home).status == 0)
+        #expect(try clavis(["find-internet-password", "-s", "example.com"], home: home).status == 44)
+    }
+
+    @Test func errorPrintsApplesMessage() throws {
+        let output = try clavis(["error", "-25300"], home: try freshHome())
+        #expect(output.status == 0)
+        #expect(
+            output.standardOutput == "Error: 0xFFFF9D2C -25300 The specified item could not be found in the keychain.\n"
+        )
+    }
+
+    @Test func dumpKeychainListsItemsWithoutSecrets() throws {
+        let home = try freshHome()
+        _ = try clavis(["add-generic-password", "-a", "erin", "-s", "one", "-w", "secret-one"], home: home)
+        _ = try clavis(["add-internet-password", "-a", "erin", "-s", "two.example", "-w", "secret-two"], home: home)
+        let dump = try clavis(["dump-keychain"], home: home)
+        #expect(dump.status == 0)
+        #expect(dump.standardOutput.contains("\"svce\"<blob>=\"one\""))
+        #expect(dump.standardOutput.contains("\"srvr\"<blob>=\"two.example\""))
+        #expect(!dump.standardOutput.contains("secret-"))
+        // Without entitlements the process's group is its executable's name.
+        #expect(dump.standardOutput.contains("\"agrp\"<blob>=\"clavis\""))
+    }
+
+    @Test func jsonOutputForScripts() throws {
+        let home = try freshHome()
+        _ = try clavis(["add-generic-password", "-a", "frank", "-s", "db", "-w", "pw"], home: home)
+        let find = try clavis(["--json", "find-generic-password", "-a", "frank", "-w"], home: home)
+        let object = try JSONSerialization.jsonObject(with: Data(find.standardOutput.utf8)) as? [String: Any]
+        #expect(object?["password"] as? String == "pw")
+        #expect((object?["attributes"] as? [String: Any])?["svce"] as? String == "db")
+        let quiet = try clavis(["find-generic-password", "-a", "frank", "--json"], home: home)
+        let withoutSecret = try JSONSerialization.jsonObject(with: Data(quiet.standardOutput.utf8)) as? [String: Any]
+        #expect(withoutSecret?["password"] == nil)
+        let missing = try clavis(["--json", "find-generic-password", "-a", "nobody"], home: home)
+        #expect(missing.status == 44)
+        let error = try JSONSerialization.jsonObject(with: Data(missing.standardOutput.utf8)) as? [String: Any]
+        #expect(error?["status"] as? Int == -25300)
+    }
+
+    @Test func badCommandLinesExitWithUsage() throws {
+        let home = try freshHome()
+        #expect(try clavis(["no-such-verb"], home: home).status == 2)
+        #expect(try clavis(["find-generic-password", "-Z"], home: home).status == 2)
+        #expect(try clavis(["add-internet-password", "-P", "port"], home: home).status == 2)
+        let help = try clavis(["help"], home: home)
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("find-generic-password"))
+    }
+
+    @Test func passcodeIsCheckedByUnlock() throws {
+        let home = try freshHome()
+        #expect(try clavis(["add-generic-password", "-a", "gina", "-s", "s", "-w", "pw"], home: home).status == 0)
+        #expect(try clavis(["set-keychain-password", "-p", "1234"], home: home).status == 0)
+        // A new process starts locked; without a terminal to ask on, WhenUnlocked items are out of reach.
+        let locked = try clavis(["find-generic-password", "-a", "gina", "-w"], home: home)
+        #expect(locked.status == 36, "\(locked.standardError)")  // errSecInteractionNotAllowed's low byte
+        #expect(try clavis(["unlock-keychain", "-p", "0000"], home: home).status == 51)
+        #expect(try clavis(["unlock-keychain", "-p", "1234"], home: home).status == 0)
+        #expect(try clavis(["set-keychain-password", "-o", "0000", "-p", "5678"], home: home).status == 51)
+        #expect(try clavis(["set-keychain-password", "-o", "1234", "-p", ""], home: home).status == 0)
+        #expect(try clavis(["unlock-keychain", "-p", "anything"], home: home).status == 0)
+    }
+
+    @Test func processesNeverSeeAnotherGroupsItems() throws {
+        // The clavis process (group "clavis") and this test process (the test entitlements) share one home.
+        let service = TestKeychain.uniqueService()
+        let home = TestKeychain.keychainHome
+        let add = try clavis(["add-generic-password", "-a", "cli", "-s", service, "-w", "cli-secret"], home: home)
+        #expect(add.status == 0, "\(add.standardError)")
+        addGenericPassword(service: service, account: "tests")
+        let (_, result) = copyMatching([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+        ])
+        let accounts = (result as? [[String: Any]] ?? []).compactMap { $0[kSecAttrAccount as String] as? String }
+        #expect(accounts == ["tests"])
+        let cliView = try clavis(["find-generic-password", "-s", service, "-a", "tests"], home: home)
+        #expect(cliView.status == 44)
+        let cliWithGroup = try clavis(
+            ["find-generic-password", "-s", service, "--access-group", TestKeychain.defaultGroup], home: home)
+        #expect(cliWithGroup.status == 30)  // errSecMissingEntitlement's low byte
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// Runs a program to completion and captures what it wrote.
+struct ProcessOutput {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+}
+
+/// Runs `path` with `arguments`, the test process's environment plus `environment`, and `input` on stdin.
+func runProcess(
+    _ path: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+    currentDirectory: String? = nil
+) throws -> ProcessOutput {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    var merged = ProcessInfo.processInfo.environment
+    merged.removeValue(forKey: "CLAVIS_COMPAT")
+    merged.merge(environment) { _, new in new }
+    process.environment = merged
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let output = Pipe()
+    let errors = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a chatty child never blocks on a full pipe.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errorData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+        errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProcessOutput(
+        status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
+        standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Writes an entitlements property list and returns its path.
+func writeEntitlements(in folder: String, name: String, applicationIdentifier: String, groups: [String]) throws
+    -> String
+{
+    let path = folder + "/\(name).entitlements"
+    var plist: [String: Any] = ["application-identifier": applicationIdentifier]
+    if !groups.isEmpty { plist["keychain-access-groups"] = groups }
+    let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+    try data.write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+/// A fresh temporary folder.
+func makeTemporaryFolder(_ prefix: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// The repository's root folder (this file is Tests/SecurityTests/ProcessRunner.swift).
+let repositoryRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path

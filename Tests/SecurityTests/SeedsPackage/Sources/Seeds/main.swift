@@ -1,0 +1,53 @@
+// Drives the seeds' functions (the other files of this folder, copied unchanged) for SeedsPackageTests.
+import Security
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let verb = arguments.first ?? ""
+let argument = arguments.count > 1 ? arguments[1] : ""
+
+switch verb {
+case "token":
+    try saveToken(token: "first", service: argument)
+    try saveToken(token: "second", service: argument)
+    print(try readToken(service: argument))
+case "read-token":
+    do {
+        print(try readToken(service: argument))
+    } catch KeychainError.unexpectedStatus(let status) {
+        print("unexpectedStatus(\(status))")
+    }
+case "biometry":
+    try saveWithBiometry(data: Data("one".utf8), key: argument)
+    try saveWithBiometry(data: Data("two".utf8), key: argument)
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: argument,
+        kSecReturnAttributes as String: true, kSecReturnData as String: true,
+    ]
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    let item = result as? [String: Any] ?? [:]
+    let data = item[kSecValueData as String] as? Data ?? Data()
+    let protection = item[kSecAttrAccessible as String] as? String ?? "-"
+    let hasAccessControl = item[kSecAttrAccessControl as String] != nil
+    print(status, String(decoding: data, as: UTF8.self), protection, hasAccessControl)
+case "share-write":
+    saveSharedToken(token: Data(argument.utf8))
+case "share-read":
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "shared_token",
+        kSecReturnAttributes as String: true, kSecReturnData as String: true,
+    ]
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    let item = result as? [String: Any] ?? [:]
+    let data = item[kSecValueData as String] as? Data ?? Data()
+    print(status, String(decoding: data, as: UTF8.self), item[kSecAttrAccessGroup as String] as? String ?? "-")
+case "passwords":
+    savePassword(service: argument, account: "alice", password: Data("pa55".utf8))
+    let read = readPassword(service: argument, account: "alice")
+    deletePassword(service: argument, account: "alice")
+    let afterDelete = readPassword(service: argument, account: "alice")
+    print(read.map { String(decoding: $0, as: UTF8.self) } ?? "nil", afterDelete == nil ? "nil" : "still there")
+default:
+    print("usage: Seeds token|read-token|biometry|share-write|share-read|passwords ARGUMENT")
+}

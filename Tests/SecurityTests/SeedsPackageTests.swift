@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// A package outside this repository, depending on it by path, compiles the seeds' functions copied unchanged
+/// (each file with only the imports it has in the seed) and they do what the seeds say.
+///
+/// Slow on first run (it builds Clavis again as a dependency); the package and its build folder are kept under
+/// `.build/seeds-package` so later runs are incremental.
+@Suite(.serialized) struct SeedsPackageTests {
+    @Test(.timeLimit(.minutes(30)))
+    func seedsFunctionsCompileInAnOutsidePackageAndBehaveAsTheSeedsSay() throws {
+        let executable = try Self.buildSeedsPackage()
+        let folder = try makeTemporaryFolder("clavis-seeds")
+        let home = folder + "/home"
+        let appA = try writeEntitlements(
+            in: folder, name: "a", applicationIdentifier: "TEAM123456.com.example.a",
+            groups: ["TEAM123456.com.example.a", "group.com.example.shared"])
+        let appB = try writeEntitlements(
+            in: folder, name: "b", applicationIdentifier: "TEAM123456.com.example.b",
+            groups: ["group.com.example.shared"])
+        func run(_ entitlements: String, _ arguments: String...) throws -> String {
+            let output = try runProcess(
+                executable, arguments, environment: ["CLAVIS_HOME": home, "CLAVIS_ENTITLEMENTS": entitlements])
+            #expect(output.status == 0, "Seeds \(arguments) failed: \(output.standardError)")
+            return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+
+        // A token saved twice reads back the second value; a missing one throws unexpectedStatus(-25300).
+        #expect(try run(appA, "token", "com.example.api") == "second")
+        #expect(try run(appA, "read-token", "com.example.missing") == "unexpectedStatus(-25300)")
+        // The biometry item is stored with its access control and protection; saving again replaces it.
+        #expect(try run(appA, "biometry", "bio-key") == "0 two aku true")
+        // savePassword / readPassword / deletePassword.
+        #expect(try run(appA, "passwords", "com.example.mail") == "pa55 nil")
+        // saveSharedToken stores into the shared group; a second process holding that group reads it.
+        #expect(try run(appA, "share-write", "shared-value").isEmpty)
+        #expect(try run(appB, "share-read") == "0 shared-value group.com.example.shared")
+        // The second process does not see the first one's own group.
+        #expect(try run(appB, "read-token", "com.example.api") == "unexpectedStatus(-25300)")
+    }
+
+    /// Writes the package under `.build/seeds-package`, builds it, and returns its executable's path.
+    static func buildSeedsPackage() throws -> String {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("SeedsPackage/Sources/Seeds").path
+        let base = repositoryRoot + "/.build/seeds-package"
+        let package = base + "/package"
+        let sources = package + "/Sources/Seeds"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: sources, withIntermediateDirectories: true)
+        for name in try manager.contentsOfDirectory(atPath: fixture) {
+            try writeIfChanged(manager.contents(atPath: fixture + "/" + name) ?? Data(), to: sources + "/" + name)
+        }
+        let identity = URL(fileURLWithPath: repositoryRoot).lastPathComponent.lowercased()
+        let manifest = """
+            // swift-tools-version:6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "SeedsApp",
+                dependencies: [.package(path: "\(repositoryRoot)")],
+                targets: [
+                    .executableTarget(
+                        name: "Seeds",
+                        dependencies: [
+                            .product(name: "Security", package: "\(identity)"),
+                            .product(name: "LocalAuthentication", package: "\(identity)"),
+                        ]
+                    )
+                ]
+            )
+
+            """
+        try writeIfChanged(Data(manifest.utf8), to: package + "/Package.swift")
+        let swift = try locateSwift()
+        let build = try runProcess(
+            swift, ["build", "--package-path", package, "--scratch-path", base + "/build", "--product", "Seeds"])
+        #expect(build.status == 0, "swift build of the seeds package failed:\n\(build.standardOutput)\n\(build.standardError)")
+        return base + "/build/debug/Seeds"
+    }
+
+    private static func writeIfChanged(_ data: Data, to path: String) throws {
+        if FileManager.default.contents(atPath: path) == data { return }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    private static func locateSwift() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/swift") {
+            return "\(folder)/swift"
+        }
+        throw CocoaError(.fileNoSuchFile)
+    }
+}

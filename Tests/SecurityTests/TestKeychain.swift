@@ -1,0 +1,72 @@
+import Foundation
+import Security
+import Testing
+
+/// The test process's keychain: a fresh home in a temporary folder and entitlements naming two groups.
+///
+/// Set once per test run, before the first keychain call; every test calls `prepare()` first and uses its own
+/// service names, so tests running in parallel never see each other's items.
+enum TestKeychain {
+    /// The application identifier in the test entitlements (and the default access group's fallback).
+    static let applicationIdentifier = "TEAM123456.com.example.securitytests"
+    /// The first listed group: where items go when a query names none.
+    static let defaultGroup = "TEAM123456.com.example.securitytests"
+    /// The shared group of the seeds' `saveSharedToken`.
+    static let sharedGroup = "group.com.example.shared"
+    /// A group this process does not hold.
+    static let foreignGroup = "group.com.example.other"
+
+    /// The temporary home folder.
+    static let home: String = {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("clavis-security-tests-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let entitlements = folder + "/tests.entitlements"
+        let plist: [String: Any] = [
+            "application-identifier": applicationIdentifier,
+            "keychain-access-groups": [defaultGroup, sharedGroup],
+        ]
+        let data = try! PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        try! data.write(to: URL(fileURLWithPath: entitlements))
+        setenv("CLAVIS_HOME", folder + "/home", 1)
+        setenv("CLAVIS_ENTITLEMENTS", entitlements, 1)
+        // Set once here and only overwritten later (never unset): glibc's environment is safe to read while a
+        // value is replaced, not while entries are added or removed.
+        setenv("CLAVIS_COMPAT", "macos", 1)
+        return folder
+    }()
+
+    /// Makes sure the environment is set before a test's first keychain call.
+    static func prepare() { _ = home }
+
+    /// The keychain home every in-process test uses.
+    static var keychainHome: String { home + "/home" }
+
+    /// A service name no other test uses.
+    static func uniqueService(_ function: String = #function) -> String {
+        prepare()
+        return "svc.\(function.prefix(40)).\(UUID().uuidString)"
+    }
+}
+
+/// `SecItemCopyMatching` returning its status and result together.
+func copyMatching(_ query: [String: Any]) -> (status: OSStatus, result: AnyObject?) {
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    return (status, result)
+}
+
+/// Adds a generic password and returns the status.
+@discardableResult
+func addGenericPassword(
+    service: String, account: String, data: Data = Data("secret".utf8), extra: [String: Any] = [:]
+) -> OSStatus {
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: service,
+        kSecAttrAccount as String: account,
+        kSecValueData as String: data,
+    ]
+    query.merge(extra) { _, new in new }
+    return SecItemAdd(query as CFDictionary, nil)
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Security
+import Testing
+
+/// Malformed dictionaries get Apple's statuses.
+@Suite struct ValidationTests {
+    @Test func missingClassIsParam() {
+        TestKeychain.prepare()
+        let query: [String: Any] = [kSecAttrAccount as String: "a", kSecValueData as String: Data()]
+        #expect(SecItemAdd(query as CFDictionary, nil) == errSecParam)
+        #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecParam)
+        #expect(SecItemDelete(query as CFDictionary) == errSecParam)
+        #expect(SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
+    }
+
+    @Test func unknownClassIsNoSuchClass() {
+        TestKeychain.prepare()
+        let query: [String: Any] = [kSecClass as String: "nope", kSecAttrAccount as String: "a"]
+        #expect(SecItemAdd(query as CFDictionary, nil) == errSecNoSuchClass)
+        #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecNoSuchClass)
+    }
+
+    @Test func classOfTheWrongTypeIsParam() {
+        TestKeychain.prepare()
+        #expect(SecItemCopyMatching([kSecClass as String: 42] as CFDictionary, nil) == errSecParam)
+    }
+
+    @Test func attributeTheClassLacksIsNoSuchAttr() {
+        let service = TestKeychain.uniqueService()
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrServer as String: "example.com"])
+                == errSecNoSuchAttr)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: ["notAnAttribute": "x"]) == errSecNoSuchAttr)
+        let internet: [String: Any] = [kSecClass as String: kSecClassInternetPassword, kSecAttrService as String: "s"]
+        #expect(SecItemCopyMatching(internet as CFDictionary, nil) == errSecNoSuchAttr)
+    }
+
+    @Test func valueOfTheWrongTypeIsParam() {
+        let service = TestKeychain.uniqueService()
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccount as String: 42]) == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecValueData as String: "text"]) == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccessible as String: "never"])
+                == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccessControl as String: "acl"])
+                == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrSynchronizable as String: "yes"])
+                == errSecParam)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccessGroup as String: 7])
+                == errSecParam)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecReturnData as String: "yes",
+        ]
+        #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecParam)
+    }
+
+    @Test func nullValueIsParam() {
+        let service = TestKeychain.uniqueService()
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrLabel as String: NSNull()])
+                == errSecParam)
+    }
+
+    @Test func accessibleAndAccessControlThatDisagreeAreParam() {
+        let service = TestKeychain.uniqueService()
+        let access = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)
+        #expect(
+            addGenericPassword(
+                service: service, account: "a",
+                extra: [
+                    kSecAttrAccessControl as String: access as Any,
+                    kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+                ]) == errSecParam)
+        #expect(
+            addGenericPassword(
+                service: service, account: "a",
+                extra: [
+                    kSecAttrAccessControl as String: access as Any,
+                    kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                ]) == errSecSuccess)
+    }
+
+    @Test func accessControlIsStoredWithTheItemAndSetsItsProtection() {
+        let service = TestKeychain.uniqueService()
+        let access = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .biometryCurrentSet, nil)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccessControl as String: access as Any])
+                == errSecSuccess)
+        let (_, result) = copyMatching([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecReturnAttributes as String: true,
+        ])
+        let attributes = result as? [String: Any]
+        #expect(attributes?[kSecAttrAccessible as String] as? String == "cku")
+        let stored = attributes?[kSecAttrAccessControl as String] as? SecAccessControl
+        #expect(stored?.policy.flags.rawValue == SecAccessControlCreateFlags.biometryCurrentSet.rawValue)
+    }
+
+    @Test func keysCertificatesAndIdentitiesAreUnimplemented() {
+        TestKeychain.prepare()
+        for itemClass in [kSecClassKey, kSecClassCertificate, kSecClassIdentity] {
+            let query: [String: Any] = [kSecClass as String: itemClass, kSecAttrLabel as String: "x"]
+            #expect(SecItemAdd(query as CFDictionary, nil) == errSecUnimplemented)
+            #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecUnimplemented)
+        }
+    }
+
+    @Test func oversizedAttributeIsDataTooLarge() {
+        let service = TestKeychain.uniqueService()
+        let huge = String(repeating: "x", count: 70_000)
+        #expect(addGenericPassword(service: service, account: huge) == errSecDataTooLarge)
+    }
+
+    @Test func moreThan128KeysIsParam() {
+        let service = TestKeychain.uniqueService()
+        var extra: [String: Any] = [:]
+        for index in 0..<130 { extra["key\(index)"] = index }
+        #expect(addGenericPassword(service: service, account: "a", extra: extra) == errSecParam)
+    }
+
+    @Test func nonStringKeyIsParam() {
+        TestKeychain.prepare()
+        let dictionary = NSMutableDictionary()
+        dictionary.setObject(kSecClassGenericPassword, forKey: kSecClass as String as AnyHashable)
+        dictionary.setObject("x", forKey: NSNumber(value: 1) as AnyHashable)
+        #expect(SecItemCopyMatching(dictionary, nil) == errSecParam)
+    }
+}
