@@ -37,9 +37,13 @@ let package = Package(
         .executable(name: "clavis", targets: ["clavis"]),
     ]
     package.targets += [
-        .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore"]),
+        .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
+        .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security"]),
         .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore"]),
-        .testTarget(name: "SecurityTests", dependencies: ["Security", "LocalAuthentication"], exclude: ["SeedsPackage"]),
+        .testTarget(
+            name: "SecurityTests",
+            dependencies: ["Security", "LocalAuthentication", "ClavisCore", "ClavisStore", "ClavisCrypto"],
+            exclude: ["SeedsPackage"]),
     ]
 #endif

@@ -1,0 +1,262 @@
+public import ClavisCore
+public import FoundationEssentials
+import Synchronization
+
+/// The state behind one `LAContext`: what was proved, when, and under which biometric enrolment.
+///
+/// A successful evaluation leaves credentials in the session that stay fresh for the reuse window (see
+/// `reuseWindow`) and until `invalidate()`: within the window, items whose access control they satisfy open
+/// without asking again, and a new evaluation they satisfy succeeds without asking. State is kept behind a
+/// `Mutex`; prompts run outside it.
+public final class AuthenticationSession: Sendable {
+    /// The authenticators this session uses.
+    public let authenticators: Authenticators
+    private let state = Mutex(State())
+
+    /// How long credentials stay fresh when `reuseDuration` is 0: 10 seconds, enough for the keychain calls that
+    /// follow an evaluation.
+    public static let defaultReuseWindow: Double = 10
+    /// The longest reuse window, Apple's `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
+    public static let maximumReuseWindow: Double = 300
+
+    /// A session using `authenticators`.
+    public init(authenticators: Authenticators) {
+        self.authenticators = authenticators
+    }
+
+    /// What the session can be asked to evaluate (Apple's `LAPolicy`, by meaning).
+    public enum Policy: Sendable, Hashable {
+        /// Biometry only.
+        case biometrics
+        /// Biometry, else the passcode.
+        case ownerAuthentication
+        /// A paired companion device, which Linux never has.
+        case companion
+    }
+
+    /// The credentials the session holds now, fresh within the reuse window.
+    public struct Credentials: Sendable, Hashable {
+        /// The passcode was verified.
+        public var passcode: Bool
+        /// The enrolment state a biometric match was made under.
+        public var biometryEnrolment: Data?
+    }
+
+    private struct State {
+        var passcodeAt: ContinuousClock.Instant?
+        var biometryAt: ContinuousClock.Instant?
+        var biometryEnrolment: Data?
+        var domainState: Data?
+        var biometryKind: BiometryKind = .none
+        var invalidated = false
+        var reuseDuration: Double = 0
+        var interactionNotAllowed = false
+    }
+
+    /// The context's `touchIDAuthenticationAllowableReuseDuration`, in seconds.
+    public var reuseDuration: Double {
+        get { state.withLock { $0.reuseDuration } }
+        set { state.withLock { $0.reuseDuration = newValue } }
+    }
+
+    /// The context's `interactionNotAllowed`: evaluations that would ask the user fail with `notInteractive`.
+    public var interactionNotAllowed: Bool {
+        get { state.withLock { $0.interactionNotAllowed } }
+        set { state.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// How long credentials stay fresh: `reuseDuration` when positive (at most 300 s), else 10 s.
+    public var reuseWindow: Duration {
+        let seconds = reuseDuration
+        guard seconds > 0 else { return .seconds(Self.defaultReuseWindow) }
+        return .milliseconds(Int64(min(seconds, Self.maximumReuseWindow) * 1000))
+    }
+
+    /// The sensor's kind, known after `canEvaluate`.
+    public var biometryKind: BiometryKind { state.withLock { $0.biometryKind } }
+
+    /// The enrolment state seen by the last biometric evaluation or successful `canEvaluate(.biometrics)`.
+    public var domainState: Data? { state.withLock { $0.domainState } }
+
+    /// True after `invalidate()`.
+    public var isInvalidated: Bool { state.withLock { $0.invalidated } }
+
+    /// The fresh credentials, or `nil` when none are (or the session was invalidated).
+    public var credentials: Credentials? {
+        let window = reuseWindow
+        return state.withLock { state in
+            guard !state.invalidated else { return nil }
+            let now = ContinuousClock.now
+            let passcode = state.passcodeAt.map { now - $0 <= window } ?? false
+            let biometry = state.biometryAt.map { now - $0 <= window } ?? false
+            guard passcode || biometry else { return nil }
+            return Credentials(passcode: passcode, biometryEnrolment: biometry ? state.biometryEnrolment : nil)
+        }
+    }
+
+    /// Ends the session: credentials are dropped and later evaluations fail with `invalidContext`.
+    public func invalidate() {
+        state.withLock { state in
+            state.invalidated = true
+            state.passcodeAt = nil
+            state.biometryAt = nil
+            state.biometryEnrolment = nil
+        }
+    }
+
+    /// Tells whether `policy` could be evaluated now, without asking the user.
+    ///
+    /// - Throws: `invalidContext`, `passcodeNotSet`, `biometryNotAvailable`, `biometryNotEnrolled`,
+    ///   `biometryLockout` (not detected before an attempt with every sensor), `companionNotAvailable`.
+    public func canEvaluate(_ policy: Policy) throws(AuthenticationFailure) {
+        let sensor = authenticators.sensor
+        state.withLock { $0.biometryKind = sensor.kind }
+        guard !isInvalidated else { throw .invalidContext }
+        switch policy {
+        case .companion: throw .companionNotAvailable
+        case .ownerAuthentication:
+            guard try verifier().hasPasscode else { throw .passcodeNotSet }
+        case .biometrics:
+            let enrolment = try sensor.enrolmentState()
+            state.withLock { $0.domainState = enrolment }
+            guard try verifier().hasPasscode else { throw .passcodeNotSet }
+        }
+    }
+
+    /// Evaluates `policy`, asking the user unless fresh credentials already satisfy it.
+    public func evaluate(_ policy: Policy, reason: String) throws(AuthenticationFailure) {
+        guard !isInvalidated else { throw .invalidContext }
+        let fresh = credentials
+        switch policy {
+        case .companion: throw .companionNotAvailable
+        case .biometrics:
+            if let enrolment = fresh?.biometryEnrolment, (try? authenticators.sensor.enrolmentState()) == enrolment {
+                return
+            }
+            guard try verifier().hasPasscode else { throw .passcodeNotSet }
+            try checkInteraction()
+            try scanBiometry(reason: reason)
+        case .ownerAuthentication:
+            if fresh != nil { return }
+            try biometryThenPasscode(reason: reason)
+        }
+    }
+
+    /// Evaluates an item's access control: asks for what its conditions need until they are met.
+    ///
+    /// Under `.and` every condition must be met; otherwise any one. Biometry is tried first where it would do, and
+    /// the passcode follows a failed or unavailable biometric check where a condition accepts it (Apple's fallback).
+    /// `watch` and `applicationPassword` are never met on Linux.
+    /// - Parameter boundEnrolment: for `biometryCurrentSet`, the enrolment state bound to the item; when the sensor's
+    ///   enrolment differs, that condition can never be met (the item is invalidated: `authenticationFailed`).
+    public func evaluate(flags: AccessControl.Flags, boundEnrolment: Data?, reason: String)
+        throws(AuthenticationFailure)
+    {
+        guard !isInvalidated else { throw .invalidContext }
+        let constraints = flags.subtracting([.or, .and, .privateKeyUsage])
+        let requiresAll = flags.contains(.and)
+        let conditions = Self.conditions.filter { constraints.contains($0) }
+        guard !conditions.isEmpty else { return }
+        func met(_ condition: AccessControl.Flags) -> Bool {
+            let fresh = credentials
+            switch condition {
+            case .userPresence: return fresh != nil
+            case .biometryAny: return fresh?.biometryEnrolment != nil
+            case .biometryCurrentSet:
+                guard let enrolment = fresh?.biometryEnrolment else { return false }
+                return boundEnrolment == nil || enrolment == boundEnrolment
+            case .devicePasscode: return fresh?.passcode == true
+            default: return false
+            }
+        }
+        func satisfied() -> Bool { requiresAll ? conditions.allSatisfy(met) : conditions.contains(where: met) }
+        if satisfied() { return }
+
+        var alive = conditions.filter { $0 != .watch && $0 != .applicationPassword }
+        if constraints.contains(.biometryCurrentSet), let boundEnrolment,
+            (try? authenticators.sensor.enrolmentState()) != boundEnrolment
+        {
+            alive.removeAll { $0 == .biometryCurrentSet }
+        }
+        if requiresAll ? alive.count < conditions.count : alive.isEmpty {
+            if conditions.contains(.watch) && !conditions.contains(.biometryCurrentSet) {
+                throw .companionNotAvailable
+            }
+            throw .authenticationFailed
+        }
+        guard try verifier().hasPasscode else { throw .passcodeNotSet }
+        try checkInteraction()
+
+        if requiresAll {
+            if (alive.contains(.biometryAny) && !met(.biometryAny))
+                || (alive.contains(.biometryCurrentSet) && !met(.biometryCurrentSet))
+            {
+                try scanBiometry(reason: reason)
+            }
+            if alive.contains(.devicePasscode) && !met(.devicePasscode) { try askPasscode(reason: reason) }
+            if alive.contains(.userPresence) && !met(.userPresence) { try biometryThenPasscode(reason: reason) }
+        } else {
+            let biometric = alive.contains { $0 == .userPresence || $0 == .biometryAny || $0 == .biometryCurrentSet }
+            let passcode = alive.contains { $0 == .userPresence || $0 == .devicePasscode }
+            if biometric && passcode {
+                try biometryThenPasscode(reason: reason)
+            } else if biometric {
+                try scanBiometry(reason: reason)
+            } else {
+                try askPasscode(reason: reason)
+            }
+        }
+        guard satisfied() else { throw .authenticationFailed }
+    }
+
+    private static let conditions: [AccessControl.Flags] = [
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .applicationPassword,
+    ]
+
+    /// One biometric check; a match is recorded with its enrolment.
+    private func scanBiometry(reason: String) throws(AuthenticationFailure) {
+        let enrolment = try authenticators.sensor.verify(reason: reason)
+        state.withLock { state in
+            state.biometryAt = .now
+            state.biometryEnrolment = enrolment
+            state.domainState = enrolment
+        }
+    }
+
+    /// Biometry when a sensor is usable, then the passcode after any failure but a cancellation.
+    private func biometryThenPasscode(reason: String) throws(AuthenticationFailure) {
+        guard try verifier().hasPasscode else { throw .passcodeNotSet }
+        try checkInteraction()
+        do {
+            try scanBiometry(reason: reason)
+            return
+        } catch .userCancel {
+            throw .userCancel
+        } catch .systemCancel {
+            throw .systemCancel
+        } catch {
+            // No match, fallback chosen, locked out, no sensor or nothing enrolled: the passcode, as Apple offers.
+        }
+        try askPasscode(reason: reason)
+    }
+
+    /// Asks for the keychain passcode; success ends a biometric lockout.
+    private func askPasscode(reason: String) throws(AuthenticationFailure) {
+        let prompt = reason.isEmpty ? "Keychain passcode: " : "\(reason) (keychain passcode): "
+        try authenticators.passcode.authenticate(prompt: prompt, verifier: verifier(), interactive: true)
+        state.withLock { $0.passcodeAt = .now }
+        authenticators.sensor.passcodeSucceeded()
+    }
+
+    private func checkInteraction() throws(AuthenticationFailure) {
+        if interactionNotAllowed { throw .notInteractive }
+    }
+
+    private func verifier() throws(AuthenticationFailure) -> any PasscodeVerifier {
+        do {
+            return try authenticators.verifier()
+        } catch {
+            throw .authenticationFailed
+        }
+    }
+}

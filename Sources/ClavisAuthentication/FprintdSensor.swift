@@ -1,0 +1,67 @@
+import ClavisCrypto
+internal import Foundation
+public import FoundationEssentials
+
+/// A desktop's fingerprint reader through fprintd (`net.reactivated.Fprint` on the system D-Bus).
+///
+/// Clavis talks to fprintd through its own clients, `fprintd-list` and `fprintd-verify`, which speak D-Bus to the
+/// daemon: the enrolled finger names listed for the user are hashed (SHA-256) into the enrolment state, and a
+/// verification is a match when `fprintd-verify` reports `verify-match`. Fingerprint templates stay inside
+/// fprintd. Chosen when both clients are on `PATH` (and `CLAVIS_BIOMETRY_SCRIPT` is not set).
+public struct FprintdSensor: BiometricSensor {
+    /// `fprintd-list`'s path.
+    let listPath: String
+    /// `fprintd-verify`'s path.
+    let verifyPath: String
+    /// The user whose fingers are checked.
+    let user: String
+
+    /// The sensor, when fprintd's clients are installed.
+    public init?(user: String) {
+        guard let list = ChildProcess.find("fprintd-list"), let verify = ChildProcess.find("fprintd-verify") else {
+            return nil
+        }
+        listPath = list
+        verifyPath = verify
+        self.user = user
+    }
+
+    /// fprintd serves fingerprint readers.
+    public var kind: BiometryKind { .fingerprint }
+
+    /// SHA-256 over the device and the sorted finger names `fprintd-list` shows for the user.
+    public func enrolmentState() throws(AuthenticationFailure) -> Data {
+        guard let outcome = ChildProcess.run(listPath, [user]), outcome.status == 0 else {
+            throw .biometryNotAvailable
+        }
+        let lines = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n")
+        guard lines.contains(where: { $0.hasPrefix("Device at") || $0.hasPrefix("Using device") }) else {
+            throw .biometryNotAvailable
+        }
+        // Enrolled fingers are listed as " - #0: right-index-finger".
+        let fingers = lines.compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("- #"), let colon = trimmed.firstIndex(of: ":") else { return nil }
+            return trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        guard !fingers.isEmpty else { throw .biometryNotEnrolled }
+        let device = lines.first { $0.hasPrefix("Fingerprints for user") }.map(String.init) ?? ""
+        var bytes = Array(device.utf8) + [0]
+        for finger in fingers.sorted() { bytes += Array(finger.utf8) + [0] }
+        return Data(SHA256.hash(bytes))
+    }
+
+    /// Runs `fprintd-verify` for the user: a match, a no-match, or (for anything else) not available.
+    public func verify(reason: String) throws(AuthenticationFailure) -> Data {
+        let state = try enrolmentState()
+        guard let outcome = ChildProcess.run(verifyPath, [user]) else { throw .biometryNotAvailable }
+        let text = String(decoding: outcome.output, as: UTF8.self)
+        if text.contains("verify-match") { return state }
+        if text.contains("verify-no-match") { throw .authenticationFailed }
+        if text.contains("verify-disconnected") { throw .biometryNotAvailable }
+        throw .userCancel
+    }
+
+    /// fprintd keeps no lockout of its own.
+    public func passcodeSucceeded() {}
+}

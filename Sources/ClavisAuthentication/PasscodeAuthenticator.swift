@@ -1,0 +1,47 @@
+public import ClavisCore
+
+/// What checks a passcode: the keychain, whose wrong attempts count toward its lockout with backoff.
+public protocol PasscodeVerifier: Sendable {
+    /// True while the keychain has a passcode.
+    var hasPasscode: Bool { get }
+
+    /// Checks `passcode`.
+    ///
+    /// - Throws: `authFailed` for a wrong passcode or while attempts are refused after too many failures.
+    func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError)
+}
+
+/// Authenticates the user by the keychain passcode, read by a `PasscodeReader` and checked by a `PasscodeVerifier`.
+///
+/// The passcode goes from the reader straight to the verifier in a `SecureBytes`; it never reaches an argument, an
+/// error or a log line. Lockout and backoff after repeated failures are the keychain's.
+public struct PasscodeAuthenticator: Sendable {
+    /// Where the passcode is asked; `nil` when there is no terminal and no askpass program.
+    public let reader: (any PasscodeReader)?
+
+    /// An authenticator asking through `reader`.
+    public init(reader: (any PasscodeReader)?) { self.reader = reader }
+
+    /// Asks for the passcode (up to the reader's number of attempts) and checks it.
+    ///
+    /// - Throws: `passcodeNotSet` when the keychain has none; `notInteractive` when there is nowhere to ask or
+    ///   `interactive` is false; `userCancel`; `authenticationFailed` for wrong passcodes or a locked-out keychain.
+    public func authenticate(prompt: String, verifier: any PasscodeVerifier, interactive: Bool)
+        throws(AuthenticationFailure)
+    {
+        guard verifier.hasPasscode else { throw .passcodeNotSet }
+        guard interactive, let reader else { throw .notInteractive }
+        for _ in 0..<max(1, reader.attempts) {
+            guard let passcode = reader.readPasscode(prompt: prompt) else { throw .userCancel }
+            do {
+                try verifier.verifyPasscode(passcode)
+                return
+            } catch where error.code == .authFailed {
+                continue
+            } catch {
+                throw .authenticationFailed
+            }
+        }
+        throw .authenticationFailed
+    }
+}

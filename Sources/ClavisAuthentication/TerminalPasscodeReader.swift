@@ -1,0 +1,80 @@
+public import ClavisCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Reads the passcode on the controlling terminal (`/dev/tty`) with echo off, so it works even when standard
+/// input and output are redirected.
+///
+/// The terminal is put in non-canonical mode without echo or signals while the passcode is typed: Enter ends it,
+/// Backspace deletes, Ctrl-U clears, Ctrl-C (and Ctrl-D on an empty line, or end of input) cancels. The terminal's
+/// settings are restored afterwards. Three attempts per evaluation, as `sudo` allows.
+public struct TerminalPasscodeReader: PasscodeReader {
+    /// A reader when the process has a controlling terminal; `nil` otherwise.
+    public init?() {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        close(descriptor)
+    }
+
+    /// Three attempts.
+    public var attempts: Int { 3 }
+
+    /// Writes `prompt` to the terminal and reads a line without echo; `nil` when canceled.
+    public func readPasscode(prompt: String) -> SecureBytes? {
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        show(descriptor, prompt)
+        var saved = termios()
+        let canConfigure = tcgetattr(descriptor, &saved) == 0
+        if canConfigure {
+            var raw = saved
+            raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG)
+            withUnsafeMutableBytes(of: &raw.c_cc) { characters in
+                characters[Int(VMIN)] = 1
+                characters[Int(VTIME)] = 0
+            }
+            tcsetattr(descriptor, TCSAFLUSH, &raw)
+        }
+        defer {
+            if canConfigure { tcsetattr(descriptor, TCSAFLUSH, &saved) }
+            show(descriptor, "\n")
+        }
+        let capacity = 1024
+        var length = 0
+        var canceled = false
+        let typed = SecureBytes(count: capacity) { buffer in
+            var byte: UInt8 = 0
+            while true {
+                let count = read(descriptor, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 || byte == 0x03 || (byte == 0x04 && length == 0) {
+                    canceled = true
+                    break
+                }
+                switch byte {
+                case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x04: return
+                case 0x7F, 0x08: length = max(0, length - 1)
+                case 0x15: length = 0
+                default:
+                    if length < capacity {
+                        buffer[length] = byte
+                        length += 1
+                    }
+                }
+            }
+            byte = 0
+        }
+        if canceled { return nil }
+        return typed.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+    }
+
+    private func show(_ descriptor: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+}
