@@ -8,11 +8,15 @@ public struct AccessControl: Sendable, Hashable {
     public var protection: ProtectionClass
     /// What a caller must prove to use the item.
     public var flags: Flags
+    /// For `.biometryCurrentSet`: the biometric enrolment state when the item was stored; a match made under any
+    /// other enrolment no longer satisfies the policy.
+    public var boundBiometryEnrolment: Data?
 
     /// Creates a policy; `validate()` checks that the flags make sense.
-    public init(protection: ProtectionClass, flags: Flags) {
+    public init(protection: ProtectionClass, flags: Flags, boundBiometryEnrolment: Data? = nil) {
         self.protection = protection
         self.flags = flags
+        self.boundBiometryEnrolment = boundBiometryEnrolment
     }
 
     /// The conditions of a policy, with the bit values of Apple's `SecAccessControlCreateFlags`.
@@ -58,33 +62,48 @@ public struct AccessControl: Sendable, Hashable {
         }
     }
 
-    /// The bytes stored in `accc`: the tag `acl1`, the protection code's length and bytes, the flags big-endian.
+    /// The bytes stored in `accc`: the tag `acl2`, the protection code's length and bytes, the flags big-endian,
+    /// then the bound biometric enrolment's length (0 when none) and bytes.
     public var encoded: Data {
-        var bytes = Array("acl1".utf8)
+        var bytes = Array("acl2".utf8)
         let code = Array(protection.rawValue.utf8)
         bytes.append(UInt8(code.count))
         bytes += code
         for shift in stride(from: 56, through: 0, by: -8) {
             bytes.append(UInt8(truncatingIfNeeded: UInt64(flags.rawValue) >> UInt64(shift)))
         }
+        let enrolment = Array(boundBiometryEnrolment ?? Data()).prefix(255)
+        bytes.append(UInt8(enrolment.count))
+        bytes += enrolment
         return Data(bytes)
     }
 
-    /// Decodes the bytes of `encoded`.
+    /// Decodes the bytes of `encoded` (and of the earlier `acl1` form, which had no enrolment).
     ///
     /// - Throws: `decode` when the bytes are not a policy this type wrote.
     public init(encoded data: Data) throws(KeychainError) {
         let bytes = Array(data)
-        guard bytes.count > 5, bytes.prefix(4).elementsEqual("acl1".utf8) else {
-            throw KeychainError(.decode, "access control blob has no acl1 header")
+        let version = bytes.count > 5 ? String(decoding: bytes.prefix(4), as: UTF8.self) : ""
+        guard version == "acl1" || version == "acl2" else {
+            throw KeychainError(.decode, "access control blob has no acl1/acl2 header")
         }
         let length = Int(bytes[4])
-        guard bytes.count == 5 + length + 8,
+        let flagsEnd = 5 + length + 8
+        guard bytes.count >= flagsEnd,
             let protection = ProtectionClass(rawValue: String(decoding: bytes[5..<(5 + length)], as: UTF8.self))
         else {
             throw KeychainError(.decode, "access control blob is malformed")
         }
-        let raw = bytes[(5 + length)...].reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
-        self.init(protection: protection, flags: Flags(rawValue: UInt(raw)))
+        let raw = bytes[(5 + length)..<flagsEnd].reduce(UInt64(0)) { ($0 << 8) | UInt64($1) }
+        var enrolment: Data?
+        if version == "acl1" {
+            guard bytes.count == flagsEnd else { throw KeychainError(.decode, "access control blob is malformed") }
+        } else {
+            guard bytes.count > flagsEnd, bytes.count == flagsEnd + 1 + Int(bytes[flagsEnd]) else {
+                throw KeychainError(.decode, "access control blob is malformed")
+            }
+            enrolment = bytes[flagsEnd] == 0 ? nil : Data(bytes[(flagsEnd + 1)...])
+        }
+        self.init(protection: protection, flags: Flags(rawValue: UInt(raw)), boundBiometryEnrolment: enrolment)
     }
 }

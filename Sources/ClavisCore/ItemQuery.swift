@@ -14,12 +14,17 @@ public struct ItemQuery: Sendable {
     public var limit: MatchLimit
     /// Whether to decrypt and return each item's secret.
     public var returnsSecret: Bool
+    /// What the caller proved, for items with an access control (needed to read their secret, update or delete).
+    public var authentication: AuthenticationProof?
+    /// What to do with items whose access control needs an authentication `authentication` does not give.
+    public var unauthenticatedItems: UnauthenticatedItemPolicy
 
     /// Creates a query; by default it matches non-synchronizable items in any group, all of them, without secrets.
     public init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:],
         synchronizable: SynchronizableFilter = .no, accessGroups: [String]? = nil,
-        persistentReference: PersistentReference? = nil, limit: MatchLimit = .all, returnsSecret: Bool = false
+        persistentReference: PersistentReference? = nil, limit: MatchLimit = .all, returnsSecret: Bool = false,
+        authentication: AuthenticationProof? = nil, unauthenticatedItems: UnauthenticatedItemPolicy = .fail
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
@@ -28,6 +33,8 @@ public struct ItemQuery: Sendable {
         self.persistentReference = persistentReference
         self.limit = limit
         self.returnsSecret = returnsSecret
+        self.authentication = authentication
+        self.unauthenticatedItems = unauthenticatedItems
     }
 }
 

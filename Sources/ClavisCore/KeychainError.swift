@@ -5,10 +5,15 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
     /// A one-line explanation naming the item or file and the reason; never a secret or a bound value.
     public let reason: String
 
+    /// For `interactionNotAllowed` raised by an access-controlled item: the policy the caller must satisfy, so a
+    /// layer that can ask the user may authenticate and retry.
+    public let pendingAccessControl: AccessControl?
+
     /// Creates an error with `code` and an explanation.
-    public init(_ code: Code, _ reason: String) {
+    public init(_ code: Code, _ reason: String, pendingAccessControl: AccessControl? = nil) {
         self.code = code
         self.reason = reason
+        self.pendingAccessControl = pendingAccessControl
     }
 
     /// Apple's `OSStatus` for this error.

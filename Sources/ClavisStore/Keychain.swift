@@ -1,5 +1,6 @@
 public import ClavisCore
 public import ClavisCrypto
+public import FoundationEssentials
 import Synchronization
 
 /// The keychain engine: an encrypted SQLite item store with a keybag, protection classes and a lock state.
@@ -47,6 +48,21 @@ public final class Keychain: KeychainStore {
     /// - Throws: `authFailed` for a wrong or missing passcode; nothing is unlocked then.
     public func unlock(passcode: SecureBytes?) throws(KeychainError) {
         try perform { try $0.unlock(passcode: passcode) }
+    }
+
+    /// Checks the passcode without changing the lock state: the passcode step of a user-presence check.
+    ///
+    /// Wrong passcodes are counted in the keychain (every process shares the count): after 5 in a row, attempts are
+    /// refused for 1 minute, then 5, 15 and 60 minutes after each further failure.
+    /// - Throws: `authFailed` when the passcode is wrong or attempts are locked out, `notAvailable` when no passcode
+    ///   is set.
+    public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) {
+        try perform { try $0.verifyPasscode(passcode) }
+    }
+
+    /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
+    public var passcodeLockout: Date? {
+        get throws(KeychainError) { try perform { try $0.passcodeLockout() } }
     }
 
     /// Sets, changes or (with `newPasscode` nil) removes the passcode, after checking `current`.

@@ -10,12 +10,7 @@ extension KeychainEngine {
         let prepared = try items.map(prepareForAdd)
         return try connection.transaction {
             try prepared.map { item in
-                if item.protection == .whenPasscodeSetThisDeviceOnly {
-                    try keybag.refreshPasscodeState(connection)
-                    guard keybag.hasPasscode else {
-                        throw KeychainError(.notAvailable, "a WhenPasscodeSetThisDeviceOnly item needs a keychain passcode")
-                    }
-                }
+                try checkPasscodeRequirements(of: item)
                 try insert(item, tombstone: false)
                 return item
             }
@@ -44,9 +39,42 @@ extension KeychainEngine {
         return item
     }
 
+    /// Checks the rules that tie attributes together: sync against ThisDeviceOnly, and the access control (valid
+    /// for the class, naming the item's protection class).
     private func checkConsistent(_ item: Item) throws(KeychainError) {
         if item.isSynchronizable && item.protection.isThisDeviceOnly {
             throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly (\(item.protection.rawValue))")
+        }
+        if let accessControl = try Self.accessControl(of: item.attributes) {
+            try accessControl.validate(for: item.itemClass)
+            guard accessControl.protection == item.protection else {
+                throw KeychainError(.param, "the access control's protection class differs from the item's")
+            }
+            if accessControl.constraints.contains(.biometryCurrentSet) && accessControl.boundBiometryEnrolment == nil {
+                throw KeychainError(.notAvailable, "biometryCurrentSet needs an enrolled biometric set to bind to")
+            }
+        }
+    }
+
+    /// Refuses items that can exist only while the keychain has a passcode, when it has none (another process may
+    /// have removed it, so the keybag is read again).
+    private func checkPasscodeRequirements(of item: Item) throws {
+        let accessControl = try Self.accessControl(of: item.attributes)
+        guard item.protection == .whenPasscodeSetThisDeviceOnly || accessControl?.requiresPasscode == true else { return }
+        try keybag.refreshPasscodeState(connection)
+        guard keybag.hasPasscode else {
+            throw KeychainError(.notAvailable, "the item's protection or access control needs a keychain passcode")
+        }
+    }
+
+    /// The access control stored in `accc`, if any.
+    static func accessControl(of attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> AccessControl? {
+        guard let value = attributes[.accessControl] else { return nil }
+        guard case .data(let encoded) = value else { throw KeychainError(.param, "attribute 'accc' must be data") }
+        do {
+            return try AccessControl(encoded: encoded)
+        } catch {
+            throw KeychainError(.param, "attribute 'accc' is not an access control")
         }
     }
 
@@ -88,11 +116,14 @@ extension KeychainEngine {
     // MARK: Find
 
     func find(_ query: ItemQuery) throws -> [Item] {
-        try matches(for: query, loadingSecrets: query.returnsSecret).map(\.item)
+        try matches(for: query, loadingSecrets: query.returnsSecret, guarded: query.returnsSecret).map(\.item)
     }
 
     /// The items a query matches, each with its row id, in insertion order and up to the query's limit.
-    private func matches(for query: ItemQuery, loadingSecrets: Bool) throws -> [(rowID: Int64, item: Item)] {
+    ///
+    /// When `guarded` (reading secrets, updating, deleting), an item whose access control the query's proof does
+    /// not satisfy fails the query, or is left out under `UnauthenticatedItemPolicy.skip`.
+    private func matches(for query: ItemQuery, loadingSecrets: Bool, guarded: Bool) throws -> [(rowID: Int64, item: Item)] {
         let itemClass = query.itemClass
         guard itemClass.isStorable else {
             throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
@@ -109,6 +140,7 @@ extension KeychainEngine {
             let attributes = try ItemSealer.openAttributes(
                 candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
             guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
+            if guarded, try !Self.admits(attributes, query: query) { return true }
             let secret =
                 loadingSecrets
                 ? try ItemSealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding) : nil
@@ -171,6 +203,25 @@ extension KeychainEngine {
         return (sql, values)
     }
 
+    /// Whether the query's proof opens an item's access control: true when it does or the item has none, false
+    /// when the item is to be skipped; throws when it is to fail the query.
+    private static func admits(_ attributes: [AttributeKey: AttributeValue], query: ItemQuery) throws -> Bool {
+        guard let accessControl = try accessControl(of: attributes) else { return true }
+        switch accessControl.evaluate(query.authentication) {
+        case .satisfied:
+            return true
+        case .needsAuthentication where query.unauthenticatedItems == .skip, .invalidated where query.unauthenticatedItems == .skip:
+            return false
+        case .needsAuthentication:
+            throw KeychainError(
+                .interactionNotAllowed, "the item's access control needs authentication",
+                pendingAccessControl: accessControl)
+        case .invalidated:
+            throw KeychainError(
+                .authFailed, "the biometric enrolment the item was bound to has changed; it can no longer be opened")
+        }
+    }
+
     /// The primary-key digests a query can only match, when it names every primary-key attribute but the access
     /// group and `sync` and the groups it searches are known: one digest per group and `sync` value.
     private func primaryKeyDigests(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> [[UInt8]]? {
@@ -220,7 +271,7 @@ extension KeychainEngine {
             throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")
         }
         return try connection.transaction {
-            let found = try matches(for: query, loadingSecrets: true)
+            let found = try matches(for: query, loadingSecrets: true, guarded: true)
             let now = Date()
             for (rowID, old) in found {
                 var updated = old
@@ -228,6 +279,7 @@ extension KeychainEngine {
                 updated.attributes[.modificationDate] = .date(now)
                 updated.secret = changes.secret ?? old.secret
                 try checkConsistent(updated)
+                try checkPasscodeRequirements(of: updated)
                 if old.isSynchronizable,
                     digests.primaryKeyDigest(of: old.itemClass, old.attributes)
                         != digests.primaryKeyDigest(of: updated.itemClass, updated.attributes)
@@ -244,7 +296,7 @@ extension KeychainEngine {
 
     func delete(_ query: ItemQuery) throws -> Int {
         try connection.transaction {
-            let found = try matches(for: query, loadingSecrets: false)
+            let found = try matches(for: query, loadingSecrets: false, guarded: true)
             for (rowID, item) in found {
                 try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
                 if item.isSynchronizable { try insertTombstone(for: item) }

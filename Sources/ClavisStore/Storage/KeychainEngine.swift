@@ -6,6 +6,7 @@
 import ClavisCore
 import ClavisCrypto
 import ClavisSQLite
+import FoundationEssentials
 
 /// The keychain's state in one process: the open database, the keybag, the class keys that are open and the lock
 /// state. Not thread-safe: `Keychain` serialises every call through a mutex.
@@ -63,8 +64,40 @@ final class KeychainEngine {
 
     func unlock(passcode: SecureBytes?) throws {
         try keybag.refreshPasscodeState(connection)
-        classKeys = try openEveryClass(passcode: passcode)
+        classKeys = try countingPasscodeAttempts { try openEveryClass(passcode: passcode) }
         lockState = .unlocked
+    }
+
+    /// Checks the passcode without changing the lock state (for user-presence checks).
+    ///
+    /// - Throws: `notAvailable` when no passcode is set, `authFailed` when it is wrong or attempts are locked out.
+    func verifyPasscode(_ passcode: SecureBytes) throws {
+        try keybag.refreshPasscodeState(connection)
+        guard keybag.hasPasscode else { throw KeychainError(.notAvailable, "no passcode is set for this keychain") }
+        _ = try countingPasscodeAttempts {
+            try keybag.unwrap([.whenUnlocked], passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
+        }
+    }
+
+    /// When passcode attempts are allowed again, or `nil` when they are now.
+    func passcodeLockout() throws -> Date? {
+        try PasscodeAttempts.lockedUntil(connection)
+    }
+
+    /// Runs a passcode check, refusing it during a lockout and counting a wrong passcode toward the next one.
+    private func countingPasscodeAttempts<Result>(_ check: () throws -> Result) throws -> Result {
+        guard keybag.hasPasscode else { return try check() }
+        if let until = try PasscodeAttempts.lockedUntil(connection) {
+            throw KeychainError(.authFailed, "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
+        }
+        do {
+            let result = try check()
+            try PasscodeAttempts.recordSuccess(connection)
+            return result
+        } catch let error as KeychainError where error.code == .authFailed {
+            try PasscodeAttempts.recordFailure(connection)
+            throw error
+        }
     }
 
     /// Sets, changes (`newPasscode` non-nil) or removes (`nil`) the passcode after checking `current`.
@@ -74,20 +107,28 @@ final class KeychainEngine {
         if let newPasscode, newPasscode.isEmpty {
             throw KeychainError(.param, "a passcode cannot be empty; remove it instead")
         }
-        let keys = try connection.transaction {
-            try keybag.refreshPasscodeState(connection)
-            let keys = try openEveryClass(passcode: current)
-            if newPasscode == nil {
-                try connection.execute(
-                    "DELETE FROM items WHERE protection = ?", [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
+        try keybag.refreshPasscodeState(connection)
+        let keys = try countingPasscodeAttempts {
+            try connection.transaction {
+                try keybag.refreshPasscodeState(connection)
+                let keys = try openEveryClass(passcode: current)
+                if newPasscode == nil {
+                    try connection.execute(
+                        "DELETE FROM items WHERE protection = ?", [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
+                }
+                try keybag.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
+                return keys
             }
-            try keybag.rewrap(
-                keys, newPasscode: newPasscode, kdf: kdf ?? keybag.passcodeKDF ?? PasscodeKDF.calibrated(),
-                in: connection)
-            return keys
         }
         classKeys = keys
         lockState = .unlocked
+    }
+
+    /// The recorded KDF's cost with a new salt, or one calibrated on this machine when none is recorded.
+    private func freshKDF() -> PasscodeKDF {
+        guard var kdf = keybag.passcodeKDF else { return PasscodeKDF.calibrated() }
+        kdf.salt = SecureRandom.bytes(count: PasscodeKDF.saltByteCount)
+        return kdf
     }
 
     private func openEveryClass(passcode: SecureBytes?) throws -> [ProtectionClass: SecureBytes] {

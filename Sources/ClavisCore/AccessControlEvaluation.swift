@@ -1,0 +1,75 @@
+extension AccessControl {
+    /// The outcome of checking a proof against a policy.
+    public enum Evaluation: Sendable, Hashable {
+        /// The proof satisfies the policy.
+        case satisfied
+        /// The policy needs an authentication the proof does not carry.
+        case needsAuthentication
+        /// The policy can never be satisfied again: its biometric enrolment changed, and nothing else opens it.
+        case invalidated
+    }
+
+    /// The conditions to prove: the flags without the conjunctions and `privateKeyUsage`.
+    public var constraints: Flags {
+        flags.subtracting([.or, .and, .privateKeyUsage])
+    }
+
+    /// True when using the item needs some authentication.
+    public var requiresAuthentication: Bool { !constraints.isEmpty }
+
+    /// True when a condition can only be met while the keychain has a passcode (on Apple devices biometry needs a
+    /// passcode too).
+    public var requiresPasscode: Bool {
+        !constraints.intersection([.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode]).isEmpty
+    }
+
+    /// Checks the policy as Apple does when an item is stored with it.
+    ///
+    /// - Throws: `param` for unknown bits, both `.or` and `.and`, several conditions without a conjunction, or
+    ///   `privateKeyUsage` on an item that is not a key.
+    public func validate(for itemClass: ItemClass) throws(KeychainError) {
+        try validate()
+        if constraints.rawValue.nonzeroBitCount > 1 && flags.intersection([.or, .and]).isEmpty {
+            throw KeychainError(.param, "access control with several conditions needs .or or .and")
+        }
+        if flags.contains(.privateKeyUsage) && itemClass != .key {
+            throw KeychainError(.param, "privateKeyUsage applies to keys only")
+        }
+    }
+
+    /// Checks `proof` against the policy: all conditions under `.and`, any one otherwise.
+    ///
+    /// `watch` is never met on Linux; `applicationPassword` is not supported yet and is never met either.
+    public func evaluate(_ proof: AuthenticationProof?) -> Evaluation {
+        let conditions = Self.conditions.filter { constraints.contains($0) }
+        guard !conditions.isEmpty else { return .satisfied }
+        let outcomes = conditions.map { outcome(of: $0, proof ?? AuthenticationProof()) }
+        if flags.contains(.and) {
+            if outcomes.allSatisfy({ $0 == .satisfied }) { return .satisfied }
+            return outcomes.contains(.invalidated) ? .invalidated : .needsAuthentication
+        }
+        if outcomes.contains(.satisfied) { return .satisfied }
+        return outcomes.allSatisfy({ $0 == .invalidated }) ? .invalidated : .needsAuthentication
+    }
+
+    private static let conditions: [Flags] = [
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .applicationPassword,
+    ]
+
+    private func outcome(of condition: Flags, _ proof: AuthenticationProof) -> Evaluation {
+        switch condition {
+        case .userPresence:
+            return proof.passcode || proof.biometryEnrolment != nil ? .satisfied : .needsAuthentication
+        case .biometryAny:
+            return proof.biometryEnrolment != nil ? .satisfied : .needsAuthentication
+        case .biometryCurrentSet:
+            guard let enrolment = proof.biometryEnrolment else { return .needsAuthentication }
+            guard let bound = boundBiometryEnrolment else { return .invalidated }
+            return enrolment == bound ? .satisfied : .invalidated
+        case .devicePasscode:
+            return proof.passcode ? .satisfied : .needsAuthentication
+        default:
+            return .needsAuthentication
+        }
+    }
+}

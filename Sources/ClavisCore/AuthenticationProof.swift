@@ -1,0 +1,26 @@
+public import FoundationEssentials
+
+/// What a caller proved before a request on an access-controlled item: handed to the store with the request.
+///
+/// In the embedded mode the proof comes from this process's own `LAContext`; a daemon will produce it itself.
+public struct AuthenticationProof: Sendable, Hashable {
+    /// The keychain passcode was entered and verified.
+    public var passcode: Bool
+    /// The enrolment state a biometric match was made under (`LAContext.evaluatedPolicyDomainState`); `nil` when
+    /// no biometric match was made.
+    public var biometryEnrolment: Data?
+
+    /// Creates a proof.
+    public init(passcode: Bool = false, biometryEnrolment: Data? = nil) {
+        self.passcode = passcode
+        self.biometryEnrolment = biometryEnrolment
+    }
+}
+
+/// What a query does with items whose access control needs an authentication it was not given.
+public enum UnauthenticatedItemPolicy: Sendable, Hashable {
+    /// Fail with `interactionNotAllowed`, naming the policy in `KeychainError.pendingAccessControl`.
+    case fail
+    /// Leave such items out of the results (`kSecUseAuthenticationUISkip`).
+    case skip
+}
