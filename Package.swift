@@ -39,7 +39,7 @@ let package = Package(
     package.targets += [
         .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore", "ClavisAuthentication"]),
-        .target(name: "LocalAuthentication", dependencies: ["Security"]),
+        .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisAuthentication"]),
         .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore"]),
         .testTarget(
             name: "SecurityTests",

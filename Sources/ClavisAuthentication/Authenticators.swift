@@ -35,21 +35,21 @@ public struct Authenticators: Sendable {
     public static func fromEnvironment(
         verifier: @escaping @Sendable () throws(KeychainError) -> any PasscodeVerifier
     ) -> Authenticators {
-        let sensor: any BiometricSensor
-        if let script = environment("CLAVIS_BIOMETRY_SCRIPT") {
-            sensor = ScriptedSensor(path: script)
-        } else if let fprintd = FprintdSensor(user: userName) {
-            sensor = fprintd
-        } else {
-            sensor = AbsentSensor()
-        }
         let reader: (any PasscodeReader)?
         if let askpass = environment("CLAVIS_ASKPASS") {
             reader = AskpassPasscodeReader(program: askpass)
         } else {
             reader = TerminalPasscodeReader()
         }
-        return Authenticators(sensor: sensor, passcode: PasscodeAuthenticator(reader: reader), verifier: verifier)
+        return Authenticators(sensor: sensorFromEnvironment(), passcode: PasscodeAuthenticator(reader: reader), verifier: verifier)
+    }
+
+    /// The biometric sensor this process's environment names: the scripted sensor when `CLAVIS_BIOMETRY_SCRIPT`
+    /// is set, else fprintd when its clients are installed, else none.
+    public static func sensorFromEnvironment() -> any BiometricSensor {
+        if let script = environment("CLAVIS_BIOMETRY_SCRIPT") { return ScriptedSensor(path: script) }
+        if let fprintd = FprintdSensor(user: userName) { return fprintd }
+        return AbsentSensor()
     }
 
     private static func environment(_ name: String) -> String? {

@@ -54,8 +54,10 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
 
 /// Creates an access-control object from a `kSecAttrAccessible*` value and flags.
 ///
-/// Returns `nil` and sets `error` (when given) for a protection that is not a `kSecAttrAccessible*` value or
-/// flags that are not Apple's (unknown bits, or both `.or` and `.and`).
+/// Returns `nil` and sets `error` (when given, an `NSOSStatusErrorDomain` error with `errSecParam`) for a protection
+/// that is not a `kSecAttrAccessible*` value or flags Apple refuses: unknown bits, both `.or` and `.and`, or several
+/// conditions without `.or` or `.and`. `privateKeyUsage` is accepted here and refused when a password item is
+/// stored with it.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
@@ -66,7 +68,8 @@ public func SecAccessControlCreateWithFlags(
             throw KeychainError(.param, "protection is not a kSecAttrAccessible value")
         }
         let policy = AccessControl(protection: protectionClass, flags: AccessControl.Flags(rawValue: flags.rawValue))
-        try policy.validate()
+        // The rules that hold for every class; privateKeyUsage is checked against the item's class when it is stored.
+        try policy.validate(for: .key)
         return SecAccessControl(policy: policy)
     } catch {
         errorOut?.pointee = Unmanaged.passRetained(NSError(keychainError: error))

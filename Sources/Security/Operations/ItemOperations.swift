@@ -42,7 +42,13 @@ enum ItemOperations {
         let limit = request.limit ?? .one
         var itemQuery = try itemQuery(for: request, limit: limit)
         itemQuery.returnsSecret = result != nil && request.returns.contains(.data)
-        let items = try Transport.current.store().find(itemQuery)
+        let store = try Transport.current.store()
+        let items = try AuthenticatedCall.run(request.authentication, operation: .copyMatching) {
+            (proof, unauthenticated) throws(KeychainError) in
+            itemQuery.authentication = proof
+            itemQuery.unauthenticatedItems = unauthenticated
+            return try store.find(itemQuery)
+        }
         guard !items.isEmpty else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }
@@ -62,7 +68,13 @@ enum ItemOperations {
         {
             throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly")
         }
-        let count = try Transport.current.store().update(itemQuery, with: changes.itemChanges)
+        let store = try Transport.current.store()
+        let count = try AuthenticatedCall.run(request.authentication, operation: .update) {
+            (proof, _) throws(KeychainError) in
+            var query = itemQuery
+            query.authentication = proof
+            return try store.update(query, with: changes.itemChanges)
+        }
         guard count > 0 else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }
@@ -72,7 +84,13 @@ enum ItemOperations {
     static func delete(_ query: NSDictionary) throws(KeychainError) {
         let request = try ItemRequest(query, for: .delete, compatibility: .current)
         let itemQuery = try itemQuery(for: request, limit: .all)
-        let count = try Transport.current.store().delete(itemQuery)
+        let store = try Transport.current.store()
+        let count = try AuthenticatedCall.run(request.authentication, operation: .delete) {
+            (proof, _) throws(KeychainError) in
+            var query = itemQuery
+            query.authentication = proof
+            return try store.delete(query)
+        }
         guard count > 0 else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }

@@ -53,7 +53,9 @@ struct AttributeChanges {
             attributes[key] = value
         }
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
-        if let accessControl { attributes[.accessControl] = .data(accessControl.encoded) }
+        if let accessControl {
+            attributes[.accessControl] = .data(try AccessControlBinding.bound(accessControl, for: itemClass).encoded)
+        }
         try itemClass.validate(attributes)
     }
 

@@ -24,6 +24,9 @@ struct ItemRequest {
     var accessControl: AccessControl?
     /// `kSecAttrAccessible`, or the protection of `kSecAttrAccessControl`, when either is given.
     var protection: ProtectionClass?
+    /// How the call authenticates for access-controlled items: `kSecUseAuthenticationContext`,
+    /// `kSecUseOperationPrompt`, `kSecUseAuthenticationUI`.
+    var authentication = AuthenticationOptions()
 
     /// The most entries a dictionary may hold; Apple's keychain knows fewer keys than this.
     static let maximumEntries = 128
@@ -68,6 +71,7 @@ struct ItemRequest {
             synchronizable = try Self.synchronizable(value, for: operation)
         }
         (accessControl, protection) = try Self.protection(&query)
+        authentication = try AuthenticationOptions(&query, for: operation)
         try Self.skipIgnoredKeys(&query)
 
         let readOnly: Set<AttributeKey> = [.creationDate, .modificationDate]
@@ -83,7 +87,11 @@ struct ItemRequest {
             attributes[key] = value
         }
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
-        if operation == .add, let accessControl { attributes[.accessControl] = .data(accessControl.encoded) }
+        if operation == .add, let policy = accessControl {
+            let bound = try AccessControlBinding.bound(policy, for: itemClass)
+            accessControl = bound
+            attributes[.accessControl] = .data(bound.encoded)
+        }
         try itemClass.validate(attributes)
     }
 
@@ -162,14 +170,10 @@ struct ItemRequest {
 
     /// Removes the keys Clavis accepts and ignores, checking their types; refuses search options it lacks.
     private static func skipIgnoredKeys(_ query: inout QueryDictionary) throws(KeychainError) {
-        // Accepted and ignored: there is only the data-protection keychain, and access control is applied elsewhere.
-        for key in [kSecUseDataProtectionKeychain, kSecUseNoAuthenticationUI, kSecMatchCaseInsensitive] {
+        // Accepted and ignored: there is only the data-protection keychain.
+        for key in [kSecUseDataProtectionKeychain, kSecMatchCaseInsensitive] {
             _ = try query.takeBool(key)
         }
-        for key in [kSecUseAuthenticationUI, kSecUseOperationPrompt] {
-            _ = try query.takeString(key)
-        }
-        _ = query.take(kSecUseAuthenticationContext)
         _ = query.take("u_CallerName" as NSString)
         for name in query.keys where name.hasPrefix("m_") || name.hasPrefix("u_") {
             throw KeychainError(.unimplemented, "'\(name.prefix(64))' is not supported for password items")

@@ -8,8 +8,14 @@ import Synchronization
 /// The store is opened once per process and home, on the first call, and kept open.
 struct EmbeddedTransport: KeychainTransport {
     func store() throws(KeychainError) -> any KeychainStore {
-        try Self.keychain(home: .fromEnvironment())
+        try Self.keychain(home: Self.home)
     }
+
+    /// The home this task uses: the one set by `ClavisWithKeychainHome`, else the environment's.
+    static var home: KeychainHome { homeOverride ?? .fromEnvironment() }
+
+    /// A home chosen for one task and the tasks it starts (`ClavisWithKeychainHome`).
+    @TaskLocal static var homeOverride: KeychainHome?
 
     /// The process's keychain for `home`, opened on first use. A failure to open is not remembered, so a later
     /// call retries (the folder may have been fixed in between).
@@ -28,5 +34,22 @@ struct EmbeddedTransport: KeychainTransport {
 /// The embedded keychain of this process, for the `clavis` command's lock, unlock and passcode verbs.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @_spi(Clavis) public func ClavisEmbeddedKeychain() throws(KeychainError) -> Keychain {
-    try EmbeddedTransport.keychain(home: .fromEnvironment())
+    try EmbeddedTransport.keychain(home: EmbeddedTransport.home)
+}
+
+/// Runs `body` with every keychain call of this task (and the tasks it starts) on the keychain in `path` instead of
+/// the environment's: for tests and programs that keep several keychains.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@_spi(Clavis) public func ClavisWithKeychainHome<Result>(_ path: String, _ body: () throws -> Result) rethrows
+    -> Result
+{
+    try EmbeddedTransport.$homeOverride.withValue(KeychainHome(path: path), operation: body)
+}
+
+/// The asynchronous form of `ClavisWithKeychainHome`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@_spi(Clavis) public func ClavisWithKeychainHome<Result>(
+    _ path: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+) async rethrows -> Result {
+    try await EmbeddedTransport.$homeOverride.withValue(KeychainHome(path: path), operation: body)
 }

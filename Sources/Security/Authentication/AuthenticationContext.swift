@@ -1,0 +1,26 @@
+public import ClavisAuthentication
+import ClavisCore
+import ClavisStore
+
+/// What `kSecUseAuthenticationContext` must hold: an object carrying an authentication session.
+///
+/// `LAContext` (in LocalAuthentication, which depends on this module) conforms; `SecItem*` calls read the session's
+/// fresh credentials and, when an item needs more, evaluate its access control on that session. Public (not SPI)
+/// because a public class conforms to it; the underscore marks it as no part of Apple's API.
+public protocol _ClavisAuthenticationContext: AnyObject {
+    /// The session behind the context.
+    var clavisSession: AuthenticationSession { get }
+}
+
+/// A session with the authenticators this process's environment names, checking passcodes against the keychain
+/// this task uses (so a context created inside `ClavisWithKeychainHome` keeps that keychain).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@_spi(Clavis) public func ClavisAuthenticationSession() -> AuthenticationSession {
+    let home = EmbeddedTransport.home
+    return AuthenticationSession(
+        authenticators: .fromEnvironment { () throws(KeychainError) -> any PasscodeVerifier in
+            try EmbeddedTransport.keychain(home: home)
+        })
+}
+
+extension Keychain: PasscodeVerifier {}

@@ -1,0 +1,61 @@
+import ClavisAuthentication
+import ClavisCore
+
+/// Runs a store call that may meet access-controlled items, authenticating and retrying as Apple's keychain does.
+///
+/// The call first goes to the store with the fresh credentials of the `LAContext` given in
+/// `kSecUseAuthenticationContext` (none without one). When the store answers that an item's access control needs
+/// authentication (`interactionNotAllowed` naming the policy):
+/// - under `kSecUseAuthenticationUIFail`, or `Skip` (where the store already left such items out), that answer
+///   stands: `errSecInteractionNotAllowed`;
+/// - otherwise the policy is evaluated on the given context, or on a fresh one, which asks for biometry or the
+///   passcode, and the call is retried with the new credentials. A failed authentication is `errSecAuthFailed`, a
+///   cancellation `errSecUserCanceled`, no way to ask (no terminal, no askpass program, or the context's
+///   `interactionNotAllowed`) `errSecInteractionNotAllowed`.
+///
+/// An item whose `biometryCurrentSet` enrolment changed answers `errSecAuthFailed`, now and forever.
+enum AuthenticatedCall {
+    /// How many policies one call may authenticate for before giving up (items of one query may differ).
+    static let maximumEvaluations = 4
+
+    /// Runs `body` with the credentials to hand to the store, authenticating as needed.
+    static func run<Result>(
+        _ options: AuthenticationOptions, operation: Operation,
+        _ body: (AuthenticationProof?, UnauthenticatedItemPolicy) throws(KeychainError) -> Result
+    ) throws(KeychainError) -> Result {
+        let unauthenticated: UnauthenticatedItemPolicy = options.interface == .skip ? .skip : .fail
+        var session = options.context?.clavisSession
+        var proof = session.flatMap(Self.proof(of:))
+        for _ in 0...maximumEvaluations {
+            do {
+                return try body(proof, unauthenticated)
+            } catch where error.code == .interactionNotAllowed && error.pendingAccessControl != nil {
+                guard options.interface == .allow, let pending = error.pendingAccessControl else { throw error }
+                let evaluating = session ?? ClavisAuthenticationSession()
+                session = evaluating
+                do {
+                    try evaluating.evaluate(
+                        flags: pending.flags, boundEnrolment: pending.boundBiometryEnrolment,
+                        reason: options.prompt ?? defaultPrompt(operation))
+                } catch {
+                    throw error.keychainError
+                }
+                proof = Self.proof(of: evaluating)
+            }
+        }
+        throw KeychainError(.authFailed, "the items' access controls were not satisfied")
+    }
+
+    /// The session's fresh credentials as a proof for the store.
+    static func proof(of session: AuthenticationSession) -> AuthenticationProof? {
+        session.credentials.map { AuthenticationProof(passcode: $0.passcode, biometryEnrolment: $0.biometryEnrolment) }
+    }
+
+    private static func defaultPrompt(_ operation: Operation) -> String {
+        switch operation {
+        case .update: "Authenticate to change a keychain item"
+        case .delete: "Authenticate to delete a keychain item"
+        default: "Authenticate to use a keychain item"
+        }
+    }
+}

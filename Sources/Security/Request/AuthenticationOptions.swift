@@ -1,0 +1,54 @@
+import ClavisCore
+
+/// The keys of a query that say how to authenticate for access-controlled items.
+///
+/// - `kSecUseAuthenticationContext`: an `LAContext`; its fresh credentials are handed to the store, and prompts go
+///   through it (its `interactionNotAllowed` forbids them).
+/// - `kSecUseOperationPrompt`: the reason shown when the passcode or biometry is asked for.
+/// - `kSecUseAuthenticationUI`: `kSecUseAuthenticationUIAllow` (default: ask when needed),
+///   `kSecUseAuthenticationUIFail` (a protected item that would need asking answers `errSecInteractionNotAllowed`),
+///   `kSecUseAuthenticationUISkip` (`SecItemCopyMatching` only: such items are left out; elsewhere `errSecParam`).
+///   The deprecated `kSecUseNoAuthenticationUI` set to true means Fail.
+struct AuthenticationOptions {
+    /// Whether the call may ask the user.
+    enum Interface: Equatable {
+        case allow, fail, skip
+    }
+
+    /// The context given, if any.
+    var context: (any _ClavisAuthenticationContext)?
+    /// The reason to show.
+    var prompt: String?
+    /// `kSecUseAuthenticationUI`.
+    var interface: Interface = .allow
+
+    init() {}
+
+    /// Takes the authentication keys from `query`.
+    ///
+    /// - Throws: `param` for a context that is not an `LAContext`, an unknown `kSecUseAuthenticationUI` value, or
+    ///   Skip outside `SecItemCopyMatching`.
+    init(_ query: inout QueryDictionary, for operation: Operation) throws(KeychainError) {
+        if let value = query.take(kSecUseAuthenticationContext) {
+            guard let context = value as? any _ClavisAuthenticationContext else {
+                throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
+            }
+            self.context = context
+        }
+        prompt = try query.takeString(kSecUseOperationPrompt)
+        if try query.takeBool(kSecUseNoAuthenticationUI) == true { interface = .fail }
+        if let value = try query.takeString(kSecUseAuthenticationUI) {
+            switch value {
+            case String(kSecUseAuthenticationUIAllow): interface = .allow
+            case String(kSecUseAuthenticationUIFail): interface = .fail
+            case String(kSecUseAuthenticationUISkip):
+                guard operation == .copyMatching else {
+                    throw KeychainError(.param, "kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching")
+                }
+                interface = .skip
+            default:
+                throw KeychainError(.param, "kSecUseAuthenticationUI must be Allow, Fail or Skip")
+            }
+        }
+    }
+}
