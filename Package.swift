@@ -40,7 +40,8 @@ let package = Package(
         .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisAuthentication"]),
-        .executableTarget(name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore"]),
+        .executableTarget(
+            name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication"]),
         .testTarget(
             name: "SecurityTests",
             dependencies: ["Security", "LocalAuthentication", "ClavisCore", "ClavisStore", "ClavisCrypto"],

@@ -19,6 +19,12 @@ struct ItemFormatter {
             let name = key == kSecAttrLabel as String ? "0x00000007 " : "\"\(key)\""
             lines.append("    \(name)\(Self.typed(value))")
         }
+        if let code = item[kSecAttrAccessible as String] as? String {
+            lines.append("protection: \(AccessControlText.protection(code))")
+        }
+        if let access = item[kSecAttrAccessControl as String] as? SecAccessControl {
+            lines.append("access control: \(AccessControlText.names(access).joined(separator: ","))")
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -39,6 +45,10 @@ struct ItemFormatter {
             attributes[key] = jsonValue(value)
         }
         var object: [String: Any] = ["class": item[kSecClass as String] as? String ?? "?", "attributes": attributes]
+        if let code = item[kSecAttrAccessible as String] as? String { object["protection"] = code }
+        if let access = item[kSecAttrAccessControl as String] as? SecAccessControl {
+            object["accessControl"] = AccessControlText.names(access)
+        }
         if let secret {
             if let text = String(data: secret, encoding: .utf8) {
                 object["password"] = text

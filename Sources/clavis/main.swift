@@ -1,3 +1,4 @@
+import ClavisAuthentication
 import ClavisCore
 import ClavisStore
 @_spi(Clavis) import Security
@@ -39,15 +40,22 @@ func helpText(for name: String?) -> String {
         + "  Show this list, or one command's options (clavis help COMMAND)."
 }
 
-/// On a terminal, asks for the passcode of a keychain that has one and is not unlocked in this process, so item
-/// verbs reach `WhenUnlocked` items. Elsewhere the keychain stays as it is and such items answer
-/// `errSecInteractionNotAllowed` (exit 36).
+/// On a terminal, or through the askpass program named by `CLAVIS_ASKPASS`, asks for the passcode of a keychain
+/// that has one and is not unlocked in this process, so item verbs reach `WhenUnlocked` items. Elsewhere the
+/// keychain stays as it is and such items answer `errSecInteractionNotAllowed` (exit 36).
 func unlockInteractivelyIfNeeded() {
-    guard Console.isInteractive, let keychain = try? ClavisEmbeddedKeychain(), keychain.hasPasscode,
-        keychain.lockState != .unlocked, let passcode = Console.readSecret(prompt: "password to unlock keychain: ")
+    let askpass = getenv("CLAVIS_ASKPASS").map { String(cString: $0) }.flatMap { AskpassPasscodeReader(program: $0) }
+    guard askpass != nil || Console.isInteractive, let keychain = try? ClavisEmbeddedKeychain(), keychain.hasPasscode,
+        keychain.lockState != .unlocked
     else { return }
+    let prompt = "password to unlock keychain: "
+    let entered: SecureBytes? =
+        if let askpass { askpass.readPasscode(prompt: prompt) } else {
+            Console.readSecret(prompt: prompt).map { SecureBytes(Data($0.utf8)) }
+        }
+    guard let passcode = entered else { return }
     do throws(KeychainError) {
-        try keychain.unlock(passcode: SecureBytes(Data(passcode.utf8)))
+        try keychain.unlock(passcode: passcode)
     } catch {
         Console.error("clavis: SecKeychainUnlock: \(error.code.message)")
     }

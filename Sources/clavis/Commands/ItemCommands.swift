@@ -16,12 +16,42 @@ struct AddPasswordCommand: RunnableCommand {
                     help: "password to store; put -w last to be prompted (or to read one line from stdin)",
                     valueMayBePrompted: true),
                 OptionSpec(flag: "-U", help: "update the item if it already exists"),
+                OptionSpec(
+                    flag: "--accessible", valueName: "class",
+                    help: "protection class: ak, ck, dk, aku, cku, dku, akpu or Apple's name (default ak)"),
+                OptionSpec(
+                    flag: "--access-control", valueName: "flags",
+                    help: "access control, flags joined by commas: userPresence, biometryAny, biometryCurrentSet, "
+                        + "devicePasscode, watch, or, and (e.g. biometryAny,or,devicePasscode)"),
             ]
         return CommandDescriptor(
             name: "add-\(kind.word)-password", summary: "Add \(kind.article) password item.", options: options
         ) { (parsed) throws(UsageError) in
-            AddPasswordCommand(
-                kind: kind, attributes: try kind.attributes(from: parsed), password: SecretSource(parsed, flag: "-w"),
+            var attributes = try kind.attributes(from: parsed)
+            var protection: String?
+            if let text = parsed.value("--accessible") {
+                guard let code = AccessControlText.protectionCode(text) else {
+                    throw UsageError(message: "--accessible: unknown protection class '\(text)'")
+                }
+                protection = code
+                attributes[kSecAttrAccessible as String] = code
+            }
+            if let text = parsed.value("--access-control") {
+                guard let flags = AccessControlText.flags(text) else {
+                    throw UsageError(message: "--access-control: unknown flag in '\(text)'")
+                }
+                var error: Unmanaged<CFError>?
+                guard
+                    let access = SecAccessControlCreateWithFlags(
+                        nil, (protection ?? (kSecAttrAccessibleWhenUnlocked as String)) as CFString, flags, &error)
+                else {
+                    error?.release()
+                    throw UsageError(message: "--access-control: '\(text)' is not a valid combination")
+                }
+                attributes[kSecAttrAccessControl as String] = access
+            }
+            return AddPasswordCommand(
+                kind: kind, attributes: attributes, password: SecretSource(parsed, flag: "-w"),
                 updateExisting: parsed.has("-U"))
         }
     }

@@ -1,0 +1,55 @@
+import ClavisCore
+import Security
+
+/// Access controls and protection classes as `clavis` shows and reads them.
+///
+/// `--access-control` takes flag names joined by commas, such as `userPresence`, `biometryAny`,
+/// `biometryCurrentSet`, `devicePasscode`, `watch`, and the conjunctions `or` and `and`
+/// (`biometryAny,or,devicePasscode`). `--accessible` takes a protection class code (`ak`, `ck`, `dk`, `aku`, `cku`,
+/// `dku`, `akpu`) or its Apple name without the prefix (`WhenUnlockedThisDeviceOnly`).
+enum AccessControlText {
+    /// The flag names, in the order shown.
+    static let flagNames: [(String, SecAccessControlCreateFlags)] = [
+        ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("biometryCurrentSet", .biometryCurrentSet),
+        ("devicePasscode", .devicePasscode), ("watch", .watch), ("or", .or), ("and", .and),
+        ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword),
+    ]
+
+    /// Apple's names of the protection classes, by code.
+    static let protectionNames: [(code: String, name: String)] = [
+        ("ak", "WhenUnlocked"), ("ck", "AfterFirstUnlock"), ("dk", "Always"), ("aku", "WhenUnlockedThisDeviceOnly"),
+        ("cku", "AfterFirstUnlockThisDeviceOnly"), ("dku", "AlwaysThisDeviceOnly"),
+        ("akpu", "WhenPasscodeSetThisDeviceOnly"),
+    ]
+
+    /// The flags named by `text`, or `nil` for an unknown name.
+    static func flags(_ text: String) -> SecAccessControlCreateFlags? {
+        var flags: SecAccessControlCreateFlags = []
+        for name in text.split(separator: ",") {
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let flag = flagNames.first(where: { $0.0.lowercased() == trimmed.lowercased() })?.1 else {
+                return nil
+            }
+            flags.insert(flag)
+        }
+        return flags.isEmpty ? nil : flags
+    }
+
+    /// The protection code for a code or Apple name, or `nil`.
+    static func protectionCode(_ text: String) -> String? {
+        let wanted = text.hasPrefix("kSecAttrAccessible") ? String(text.dropFirst(18)) : text
+        return protectionNames.first { $0.code == wanted || $0.name.lowercased() == wanted.lowercased() }?.code
+    }
+
+    /// "WhenUnlockedThisDeviceOnly (aku)".
+    static func protection(_ code: String) -> String {
+        guard let name = protectionNames.first(where: { $0.code == code })?.name else { return code }
+        return "\(name) (\(code))"
+    }
+
+    /// The flag names of an access control, such as `["biometryAny", "or", "devicePasscode"]`.
+    static func names(_ access: SecAccessControl) -> [String] {
+        let flags = SecAccessControlCreateFlags(rawValue: access.policy.flags.rawValue)
+        return flagNames.filter { flags.contains($0.1) }.map(\.0)
+    }
+}
