@@ -33,6 +33,9 @@ enum TestKeychain {
         // Set once here and only overwritten later (never unset): glibc's environment is safe to read while a
         // value is replaced, not while entries are added or removed.
         setenv("CLAVIS_COMPAT", "macos", 1)
+        // The scripted biometric sensor and the askpass program of the access-control tests (AccessControlSupport).
+        setenv("CLAVIS_BIOMETRY_SCRIPT", folder + "/biometry.json", 1)
+        setenv("CLAVIS_ASKPASS", folder + "/askpass", 1)
         return folder
     }()
 

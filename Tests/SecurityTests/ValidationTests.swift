@@ -79,30 +79,7 @@ import Testing
                     kSecAttrAccessControl as String: access as Any,
                     kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
                 ]) == errSecParam)
-        #expect(
-            addGenericPassword(
-                service: service, account: "a",
-                extra: [
-                    kSecAttrAccessControl as String: access as Any,
-                    kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-                ]) == errSecSuccess)
-    }
-
-    @Test func accessControlIsStoredWithTheItemAndSetsItsProtection() {
-        let service = TestKeychain.uniqueService()
-        let access = SecAccessControlCreateWithFlags(
-            nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, .biometryCurrentSet, nil)
-        #expect(
-            addGenericPassword(service: service, account: "a", extra: [kSecAttrAccessControl as String: access as Any])
-                == errSecSuccess)
-        let (_, result) = copyMatching([
-            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-            kSecReturnAttributes as String: true,
-        ])
-        let attributes = result as? [String: Any]
-        #expect(attributes?[kSecAttrAccessible as String] as? String == "cku")
-        let stored = attributes?[kSecAttrAccessControl as String] as? SecAccessControl
-        #expect(stored?.policy.flags.rawValue == SecAccessControlCreateFlags.biometryCurrentSet.rawValue)
+        // Agreeing ones are stored: see AccessControlTests (the item needs a keychain with a passcode).
     }
 
     @Test func keysCertificatesAndIdentitiesAreUnimplemented() {
