@@ -47,9 +47,17 @@ enum AccessControlText {
         return "\(name) (\(code))"
     }
 
-    /// The flag names of an access control, such as `["biometryAny", "or", "devicePasscode"]`.
+    /// The flag names of an access control as `--access-control` takes them: the conditions with the conjunction
+    /// between each two, such as `["biometryAny", "or", "devicePasscode"]`.
     static func names(_ access: SecAccessControl) -> [String] {
         let flags = SecAccessControlCreateFlags(rawValue: access.policy.flags.rawValue)
-        return flagNames.filter { flags.contains($0.1) }.map(\.0)
+        let present = flagNames.filter { flags.contains($0.1) }.map(\.0)
+        let conjunction = present.first { $0 == "or" || $0 == "and" }
+        var names: [String] = []
+        for name in present where name != "or" && name != "and" {
+            if let conjunction, !names.isEmpty { names.append(conjunction) }
+            names.append(name)
+        }
+        return names
     }
 }

@@ -18,10 +18,53 @@ import Testing
         var environment = environment
         environment["CLAVIS_HOME"] = home
         if environment["CLAVIS_ENTITLEMENTS"] == nil { environment["CLAVIS_ENTITLEMENTS"] = "" }
+        // Not the access-control suites' sensor and askpass program, unless a test names its own.
+        for name in ["CLAVIS_ASKPASS", "CLAVIS_BIOMETRY_SCRIPT"] where environment[name] == nil {
+            environment[name] = ""
+        }
         return try runProcess(Self.executable, arguments, environment: environment, input: input)
     }
 
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-cli") + "/home" }
+
+    @Test func accessControlFlagAddsAProtectedItemShownWithItsProtectionAndOpenedThroughAskpass() throws {
+        let folder = try makeTemporaryFolder("clavis-cli-acl")
+        let home = folder + "/home"
+        let askpass = folder + "/askpass"
+        try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(folder)/calls'\necho 1234\n".write(
+            toFile: askpass, atomically: true, encoding: .utf8)
+        chmod(askpass, 0o755)
+        let script = folder + "/biometry.json"
+        try Data(#"{"enrolled": ["right-index"], "outcomes": ["no-match", "match"]}"#.utf8)
+            .write(to: URL(fileURLWithPath: script))
+        let environment = ["CLAVIS_ASKPASS": askpass, "CLAVIS_BIOMETRY_SCRIPT": script]
+        func run(_ arguments: [String]) throws -> ProcessOutput {
+            try clavis(arguments, home: home, environment: environment)
+        }
+        let add = ["add-generic-password", "-a", "acl", "-s", "svc", "-w", "pw", "--accessible", "aku"]
+        // devicePasscode without a keychain passcode: errSecNotAvailable (-25291), whose low byte is 53.
+        #expect(try run(add + ["--access-control", "devicePasscode"]).status == 53)
+        #expect(try run(add + ["--access-control", "biometryAny,devicePasscode"]).status == 2)
+        #expect(try run(["set-keychain-password", "-p", "1234"]).status == 0)
+        let added = try run(add + ["--access-control", "biometryAny,or,devicePasscode"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let shown = try run(["find-generic-password", "-a", "acl", "-s", "svc"])
+        #expect(shown.status == 0)
+        #expect(shown.standardOutput.contains("protection: WhenUnlockedThisDeviceOnly (aku)"))
+        #expect(shown.standardOutput.contains("access control: biometryAny,or,devicePasscode"))
+        // The scan fails, the passcode (from askpass) opens it; then a match does.
+        for _ in 1...2 {
+            let secret = try run(["find-generic-password", "-a", "acl", "-s", "svc", "-w"])
+            #expect(secret.status == 0, "\(secret.standardError)")
+            #expect(secret.standardOutput == "pw\n")
+        }
+        let dump = try run(["--json", "dump-keychain"])
+        let items = try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [[String: Any]]
+        #expect(items?.first?["accessControl"] as? [String] == ["biometryAny", "or", "devicePasscode"])
+        #expect(items?.first?["protection"] as? String == "aku")
+        let calls = try String(contentsOfFile: folder + "/calls", encoding: .utf8)
+        #expect(!calls.isEmpty && !calls.contains("1234"))
+    }
 
     @Test func binaryIsBuiltNextToTheTests() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable), "run `swift build` before `swift test`")

@@ -18,9 +18,17 @@ import Testing
         let appB = try writeEntitlements(
             in: folder, name: "b", applicationIdentifier: "TEAM123456.com.example.b",
             groups: ["group.com.example.shared"])
-        func run(_ entitlements: String, _ arguments: String...) throws -> String {
+        // Its own scripted sensor (two matches: the second save's delete, then the read) and no askpass program.
+        let script = folder + "/biometry.json"
+        try Data(#"{"enrolled": ["right-index"], "outcomes": ["match", "match"]}"#.utf8)
+            .write(to: URL(fileURLWithPath: script))
+        func run(_ entitlements: String, _ arguments: String..., input: String? = nil) throws -> String {
             let output = try runProcess(
-                executable, arguments, environment: ["CLAVIS_HOME": home, "CLAVIS_ENTITLEMENTS": entitlements])
+                executable, arguments,
+                environment: [
+                    "CLAVIS_HOME": home, "CLAVIS_ENTITLEMENTS": entitlements, "CLAVIS_BIOMETRY_SCRIPT": script,
+                    "CLAVIS_ASKPASS": "",
+                ], input: input)
             #expect(output.status == 0, "Seeds \(arguments) failed: \(output.standardError)")
             return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -28,8 +36,6 @@ import Testing
         // A token saved twice reads back the second value; a missing one throws unexpectedStatus(-25300).
         #expect(try run(appA, "token", "com.example.api") == "second")
         #expect(try run(appA, "read-token", "com.example.missing") == "unexpectedStatus(-25300)")
-        // The biometry item is stored with its access control and protection; saving again replaces it.
-        #expect(try run(appA, "biometry", "bio-key") == "0 two aku true")
         // savePassword / readPassword / deletePassword.
         #expect(try run(appA, "passwords", "com.example.mail") == "pa55 nil")
         // saveSharedToken stores into the shared group; a second process holding that group reads it.
@@ -37,6 +43,11 @@ import Testing
         #expect(try run(appB, "share-read") == "0 shared-value group.com.example.shared")
         // The second process does not see the first one's own group.
         #expect(try run(appB, "read-token", "com.example.api") == "unexpectedStatus(-25300)")
+        // Last, as it sets a passcode (later processes start locked): the biometry item, which needs a keychain
+        // passcode, is stored with its access control and protection; saving again replaces it after one match for
+        // the delete; reading it takes another.
+        #expect(try run(appA, "set-passcode", input: "1234\n").isEmpty)
+        #expect(try run(appA, "biometry", "bio-key", input: "1234\n") == "0 two aku true")
     }
 
     /// Writes the package under `.build/seeds-package`, builds it, and returns its executable's path.

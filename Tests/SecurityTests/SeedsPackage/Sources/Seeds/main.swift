@@ -1,5 +1,12 @@
 // Drives the seeds' functions (the other files of this folder, copied unchanged) for SeedsPackageTests.
-import Security
+import ClavisCore
+import ClavisStore
+@_spi(Clavis) import Security
+
+/// Reads a passcode from standard input (never from the arguments).
+func passcodeFromInput() -> SecureBytes {
+    SecureBytes(Data((readLine(strippingNewline: true) ?? "").utf8))
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let verb = arguments.first ?? ""
@@ -16,7 +23,11 @@ case "read-token":
     } catch KeychainError.unexpectedStatus(let status) {
         print("unexpectedStatus(\(status))")
     }
+case "set-passcode":
+    try ClavisEmbeddedKeychain().setPasscode(passcodeFromInput(), current: nil)
 case "biometry":
+    // A keychain with a passcode starts locked in a new process: unlock it as a device's login would.
+    try ClavisEmbeddedKeychain().unlock(passcode: passcodeFromInput())
     try saveWithBiometry(data: Data("one".utf8), key: argument)
     try saveWithBiometry(data: Data("two".utf8), key: argument)
     let query: [String: Any] = [
@@ -49,5 +60,5 @@ case "passwords":
     let afterDelete = readPassword(service: argument, account: "alice")
     print(read.map { String(decoding: $0, as: UTF8.self) } ?? "nil", afterDelete == nil ? "nil" : "still there")
 default:
-    print("usage: Seeds token|read-token|biometry|share-write|share-read|passwords ARGUMENT")
+    print("usage: Seeds token|read-token|set-passcode|biometry|share-write|share-read|passwords ARGUMENT")
 }
