@@ -41,7 +41,8 @@ public struct Authenticators: Sendable {
         } else {
             reader = TerminalPasscodeReader()
         }
-        return Authenticators(sensor: sensorFromEnvironment(), passcode: PasscodeAuthenticator(reader: reader), verifier: verifier)
+        return Authenticators(
+            sensor: sensorFromEnvironment(), passcode: PasscodeAuthenticator(reader: reader), verifier: verifier)
     }
 
     /// The biometric sensor this process's environment names: the scripted sensor when `CLAVIS_BIOMETRY_SCRIPT`

@@ -36,7 +36,7 @@ public struct PasscodeAuthenticator: Sendable {
             do {
                 try verifier.verifyPasscode(passcode)
                 return
-            } catch where error.code == .authFailed {
+            } catch  where error.code == .authFailed {
                 continue
             } catch {
                 throw .authenticationFailed

@@ -34,7 +34,9 @@ open class LAContext: NSObject, _ClavisAuthenticationContext {
     /// default of 10 seconds.
     open var touchIDAuthenticationAllowableReuseDuration: TimeInterval {
         get { clavisSession.reuseDuration }
-        set { clavisSession.reuseDuration = min(max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration) }
+        set {
+            clavisSession.reuseDuration = min(max(newValue, 0), LATouchIDAuthenticationMaximumAllowableReuseDuration)
+        }
     }
 
     /// Fail with `LAError.notInteractive` instead of asking the user.

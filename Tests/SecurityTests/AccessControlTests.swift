@@ -48,11 +48,13 @@ import Testing
             ACL.script(outcomes: ["match", "no-match", "cancel", "fallback"])
             try await ACL.run { () async throws in
                 let context = LAContext()
-                #expect(try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r"))
+                #expect(
+                    try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r"))
                 #expect(context.evaluatedPolicyDomainState == ACL.enrolmentState(["right-index", "left-thumb"]))
                 for expected in [LAError.Code.authenticationFailed, .userCancel, .userFallback] {
                     await #expect(throws: LAError(expected)) {
-                        try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
+                        try await LAContext().evaluatePolicy(
+                            .deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                     }
                 }
             }
@@ -95,7 +97,8 @@ import Testing
                 for attempt in 1...5 {
                     let expected: LAError.Code = attempt < 5 ? .authenticationFailed : .biometryLockout
                     await #expect(throws: LAError(expected)) {
-                        try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
+                        try await LAContext().evaluatePolicy(
+                            .deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                     }
                 }
                 // Locked out: no outcome is consumed.
@@ -106,7 +109,9 @@ import Testing
                 // deviceOwnerAuthentication falls back to the passcode, which ends the lockout.
                 #expect(try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r"))
                 #expect(ACL.askpassCalls.count == 1)
-                #expect(try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r"))
+                #expect(
+                    try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
+                )
             }
         }
 
@@ -134,7 +139,10 @@ import Testing
             #expect(ACL.askpassCalls.count == 1)
             ACL.script(outcomes: ["no-match"])
             ACL.answer(ACL.passcode)  // a right passcode clears the keychain's failure count
-            #expect(try await ACL.run { try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r") })
+            #expect(
+                try await ACL.run {
+                    try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r")
+                })
         }
 
         @Test func interactionNotAllowedAndInvalidateStopEvaluations() async throws {
@@ -211,7 +219,8 @@ import Testing
             let attributes = ACL.run {
                 copyMatching([
                     kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
-                    kSecReturnAttributes as String: true, kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+                    kSecReturnAttributes as String: true,
+                    kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
                 ])
             }
             #expect(attributes.status == errSecSuccess)
@@ -222,7 +231,10 @@ import Testing
                 _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                 return context
             }
-            let opened = read([kSecUseAuthenticationContext as String: context, kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail])
+            let opened = read([
+                kSecUseAuthenticationContext as String: context,
+                kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+            ])
             #expect(opened.0 == errSecSuccess && opened.1 == "token")
             // Without a context the call asks the sensor itself.
             ACL.enrol(["right-index"], outcomes: ["match"])
@@ -291,7 +303,9 @@ import Testing
             ACL.run { #expect(ACL.add(service: service, ACL.access(.devicePasscode)) == errSecSuccess) }
             ACL.script(outcomes: ["match"])
             ACL.answer(ACL.passcode)
-            #expect(ACL.run { ACL.read(service: service, [kSecUseOperationPrompt as String: "Show the token"]) }.1 == "s3cret")
+            #expect(
+                ACL.run { ACL.read(service: service, [kSecUseOperationPrompt as String: "Show the token"]) }.1
+                    == "s3cret")
             #expect(ACL.remainingOutcomes == ["match"])
             // The askpass program gets the prompt as its only argument, never the passcode.
             #expect(ACL.askpassCalls.count == 1)
@@ -311,8 +325,10 @@ import Testing
         @Test func orAndAndCombineConditions() async throws {
             let service = TestKeychain.uniqueService()
             ACL.run {
-                #expect(ACL.add(service: service, account: "or", ACL.access([.biometryAny, .or, .devicePasscode])) == 0)
-                #expect(ACL.add(service: service, account: "and", ACL.access([.biometryAny, .and, .devicePasscode])) == 0)
+                #expect(
+                    ACL.add(service: service, account: "or", ACL.access([.biometryAny, .or, .devicePasscode])) == 0)
+                #expect(
+                    ACL.add(service: service, account: "and", ACL.access([.biometryAny, .and, .devicePasscode])) == 0)
             }
             // Either condition opens the .or item.
             ACL.script(outcomes: ["match"])
@@ -335,7 +351,10 @@ import Testing
             ]
             #expect(ACL.run { ACL.read(service: service, account: "and", noUI) }.0 == errSecInteractionNotAllowed)
             ACL.answer(ACL.passcode)
-            #expect(ACL.run { ACL.read(service: service, account: "and", [kSecUseAuthenticationContext as String: context]) }.1 == "s3cret")
+            #expect(
+                ACL.run {
+                    ACL.read(service: service, account: "and", [kSecUseAuthenticationContext as String: context])
+                }.1 == "s3cret")
             #expect(ACL.askpassCalls.count == 1)
         }
 
@@ -374,14 +393,17 @@ import Testing
                     kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip,
                 ])
                 #expect(status == errSecSuccess)
-                let accounts = (result as? [[String: Any]] ?? []).compactMap { $0[kSecAttrAccount as String] as? String }
+                let accounts = (result as? [[String: Any]] ?? []).compactMap {
+                    $0[kSecAttrAccount as String] as? String
+                }
                 #expect(accounts == ["open"])
                 let query: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
                     kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip,
                 ]
                 #expect(SecItemDelete(query as CFDictionary) == errSecParam)
-                #expect(SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
+                #expect(
+                    SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: "x"] as CFDictionary) == errSecParam)
                 #expect(
                     addGenericPassword(
                         service: service, account: "new",
@@ -391,7 +413,9 @@ import Testing
 
         @Test func updateAndDeleteAreGuardedLikeRead() {
             let service = TestKeychain.uniqueService()
-            let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
+            let match: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            ]
             let noUI = match.merging(ACL.noUI) { _, new in new }
             let change = [kSecValueData as String: Data("new".utf8)] as CFDictionary
             ACL.run { #expect(ACL.add(service: service, ACL.access(.biometryAny)) == errSecSuccess) }

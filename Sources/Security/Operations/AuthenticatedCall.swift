@@ -29,7 +29,7 @@ enum AuthenticatedCall {
         for _ in 0...maximumEvaluations {
             do {
                 return try body(proof, unauthenticated)
-            } catch where error.code == .interactionNotAllowed && error.pendingAccessControl != nil {
+            } catch  where error.code == .interactionNotAllowed && error.pendingAccessControl != nil {
                 guard options.interface == .allow, let pending = error.pendingAccessControl else { throw error }
                 let evaluating = session ?? ClavisAuthenticationSession()
                 session = evaluating
