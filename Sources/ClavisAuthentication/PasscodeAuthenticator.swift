@@ -1,4 +1,5 @@
 public import ClavisCore
+public import FoundationEssentials
 
 /// What checks a passcode: the keychain, whose wrong attempts count toward its lockout with backoff.
 public protocol PasscodeVerifier: Sendable {
@@ -9,6 +10,9 @@ public protocol PasscodeVerifier: Sendable {
     ///
     /// - Throws: `authFailed` for a wrong passcode or while attempts are refused after too many failures.
     func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError)
+
+    /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
+    var passcodeLockout: Date? { get throws(KeychainError) }
 }
 
 /// Authenticates the user by the keychain passcode, read by a `PasscodeReader` and checked by a `PasscodeVerifier`.
@@ -25,13 +29,16 @@ public struct PasscodeAuthenticator: Sendable {
     /// Asks for the passcode (up to the reader's number of attempts) and checks it.
     ///
     /// - Throws: `passcodeNotSet` when the keychain has none; `notInteractive` when there is nowhere to ask or
-    ///   `interactive` is false; `userCancel`; `authenticationFailed` for wrong passcodes or a locked-out keychain.
+    ///   `interactive` is false; `userCancel`; `authenticationFailed` for wrong passcodes or a locked-out keychain
+    ///   (which is not asked for a passcode while attempts are refused).
     public func authenticate(prompt: String, verifier: any PasscodeVerifier, interactive: Bool)
         throws(AuthenticationFailure)
     {
         guard verifier.hasPasscode else { throw .passcodeNotSet }
         guard interactive, let reader else { throw .notInteractive }
         for _ in 0..<max(1, reader.attempts) {
+            // While the keychain refuses attempts, nobody is asked for a passcode that cannot be checked.
+            guard (try? verifier.passcodeLockout) == nil else { throw .authenticationFailed }
             guard let passcode = reader.readPasscode(prompt: prompt) else { throw .userCancel }
             do {
                 try verifier.verifyPasscode(passcode)

@@ -310,6 +310,14 @@ import Testing
             // The askpass program gets the prompt as its only argument, never the passcode.
             #expect(ACL.askpassCalls.count == 1)
             #expect(ACL.askpassCalls.first?.hasPrefix("1|Show the token") == true)
+            // Without kSecUseOperationPrompt, the context's localizedReason is shown.
+            ACL.answer(ACL.passcode)
+            ACL.run {
+                let context = LAContext()
+                context.localizedReason = "Open the vault"
+                #expect(ACL.read(service: service, [kSecUseAuthenticationContext as String: context]).1 == "s3cret")
+            }
+            #expect(ACL.askpassCalls.first?.hasPrefix("1|Open the vault") == true)
             #expect(ACL.askpassCalls.allSatisfy { !$0.contains(ACL.passcode) })
             ACL.answer("CANCEL")
             #expect(ACL.run { ACL.read(service: service) }.0 == errSecUserCanceled)
@@ -483,7 +491,9 @@ import Testing
                 ACL.answer("0000")
                 for _ in 1...5 { #expect(ACL.read(service: service).0 == errSecAuthFailed) }
                 ACL.answer(ACL.passcode)
-                #expect(ACL.read(service: service).0 == errSecAuthFailed)  // locked out: even the right one fails
+                // Locked out: the call fails without asking for a passcode that could not be checked.
+                #expect(ACL.read(service: service).0 == errSecAuthFailed)
+                #expect(ACL.askpassCalls.isEmpty)
                 #expect(try ClavisEmbeddedKeychain().passcodeLockout != nil)
             }
         }

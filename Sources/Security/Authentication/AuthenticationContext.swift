@@ -10,6 +10,8 @@ import ClavisStore
 public protocol _ClavisAuthenticationContext: AnyObject {
     /// The session behind the context.
     var clavisSession: AuthenticationSession { get }
+    /// The reason prompts show when the query has no `kSecUseOperationPrompt` (empty for none).
+    var localizedReason: String { get }
 }
 
 /// A session with the authenticators this process's environment names, checking passcodes against the keychain

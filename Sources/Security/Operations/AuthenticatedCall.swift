@@ -36,7 +36,7 @@ enum AuthenticatedCall {
                 do {
                     try evaluating.evaluate(
                         flags: pending.flags, boundEnrolment: pending.boundBiometryEnrolment,
-                        reason: options.prompt ?? defaultPrompt(operation))
+                        reason: reason(options, operation))
                 } catch {
                     throw error.keychainError
                 }
@@ -49,6 +49,13 @@ enum AuthenticatedCall {
     /// The session's fresh credentials as a proof for the store.
     static func proof(of session: AuthenticationSession) -> AuthenticationProof? {
         session.credentials.map { AuthenticationProof(passcode: $0.passcode, biometryEnrolment: $0.biometryEnrolment) }
+    }
+
+    /// `kSecUseOperationPrompt`, else the context's `localizedReason`, else a sentence naming the operation.
+    private static func reason(_ options: AuthenticationOptions, _ operation: Operation) -> String {
+        if let prompt = options.prompt { return prompt }
+        if let reason = options.context?.localizedReason, !reason.isEmpty { return reason }
+        return defaultPrompt(operation)
     }
 
     private static func defaultPrompt(_ operation: Operation) -> String {
