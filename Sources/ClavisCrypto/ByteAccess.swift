@@ -11,15 +11,10 @@ enum ByteAccess {
         _ raw: UnsafeRawBufferPointer,
         _ body: (UnsafePointer<UInt8>, Int) throws(CryptoError) -> Value
     ) -> Result<Value, CryptoError> {
-        if let base = raw.baseAddress, !raw.isEmpty {
-            return Result { () throws(CryptoError) -> Value in
-                try body(base.assumingMemoryBound(to: UInt8.self), raw.count)
-            }
+        // The mutable view is only handed on as a read-only pointer; nothing writes through it.
+        callMutable(UnsafeMutableRawBufferPointer(mutating: raw)) { pointer, count throws(CryptoError) in
+            try body(UnsafePointer(pointer), count)
         }
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
-        defer { scratch.deallocate() }
-        scratch.initialize(to: 0)
-        return Result { () throws(CryptoError) -> Value in try body(UnsafePointer(scratch), 0) }
     }
 
     /// Calls `body` with `raw`'s mutable base address, or a one-byte scratch address when `raw` is empty.

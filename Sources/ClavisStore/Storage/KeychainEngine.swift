@@ -26,7 +26,10 @@ final class KeychainEngine {
         chmod(home.databasePath, 0o600)
         try Self.checkIsKeychain(connection, path: home.databasePath)
         try connection.enableWriteAheadLogging()
-        try connection.executeScript("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON;")
+        // A short write-ahead log: each process that opens the keychain after another exited replays the log, so
+        // checkpoint often and truncate it back to at most 1 MiB.
+        try connection.executeScript(
+            "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;")
         try Schema.migrator.migrate(connection)
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
