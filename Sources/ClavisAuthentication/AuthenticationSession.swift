@@ -149,7 +149,9 @@ public final class AuthenticationSession: Sendable {
     /// `watch` and `applicationPassword` are never met on Linux.
     /// - Parameter boundEnrolment: for `biometryCurrentSet`, the enrolment state bound to the item; when the sensor's
     ///   enrolment differs, that condition can never be met (the item is invalidated: `authenticationFailed`).
-    public func evaluate(flags: AccessControl.Flags, boundEnrolment: Data?, reason: String)
+    /// - Parameter forDeletion: the item is to be deleted: an invalidated `biometryCurrentSet` item asks for one
+    ///   match under the current enrolment instead, so that the owner can remove what nothing can open any more.
+    public func evaluate(flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool = false)
         throws(AuthenticationFailure)
     {
         guard !isInvalidated else { throw .invalidContext }
@@ -179,6 +181,12 @@ public final class AuthenticationSession: Sendable {
             alive.removeAll { $0 == .biometryCurrentSet }
         }
         if requiresAll ? alive.count < conditions.count : alive.isEmpty {
+            if forDeletion && constraints.contains(.biometryCurrentSet) && !alive.contains(.biometryCurrentSet) {
+                guard try verifier().hasPasscode else { throw .passcodeNotSet }
+                try checkInteraction()
+                try scanBiometry(reason: reason)
+                return
+            }
             if conditions.contains(.watch) && !conditions.contains(.biometryCurrentSet) {
                 throw .companionNotAvailable
             }

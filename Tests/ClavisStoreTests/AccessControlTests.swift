@@ -81,6 +81,17 @@ import Testing
         #expect(status { try read(keychain, "bound", proof: AuthenticationProof(passcode: true)) } == .interactionNotAllowed)
     }
 
+    @Test func anInvalidatedItemCanBeDeletedAfterAuthenticatingButNotUpdated() throws {
+        let keychain = try keychainWithPasscode()
+        _ = try keychain.add(protected("bound", .biometryCurrentSet))
+        var lookup = query(account: "bound", returnsSecret: false)
+        #expect(status { try keychain.delete(lookup) } == .interactionNotAllowed)
+        lookup.authentication = AuthenticationProof(biometryEnrolment: Data("enrolled: someone else".utf8))
+        #expect(status { try keychain.update(lookup, with: ItemChanges(secret: "x".secret)) } == .authFailed)
+        #expect(try keychain.delete(lookup) == 1)
+        _ = try keychain.add(protected("bound", .biometryCurrentSet))
+    }
+
     @Test func updateAndDeleteAreGuardedLikeRead() throws {
         let keychain = try keychainWithPasscode()
         _ = try keychain.add(protected("a", .devicePasscode))

@@ -270,6 +270,24 @@ import Testing
             #expect((result as? Data).map { String(decoding: $0, as: UTF8.self) } == "token2")
         }
 
+        @Test func seedsSaveWithBiometryReplacesAnItemItsEnrolmentChangeInvalidated() throws {
+            let account = "bio-\(UUID().uuidString)"
+            ACL.script(enrolled: ["right-index"], outcomes: [])
+            try ACL.run { try saveWithBiometry(data: Data("old".utf8), key: account) }
+            // After the enrolled set changes the old item can never be read; one match under the new set lets the
+            // seed's delete remove it, so the add that follows stores the new token.
+            ACL.enrol(["right-index", "left-index"], outcomes: ["match", "match"])
+            try ACL.run { try saveWithBiometry(data: Data("new".utf8), key: account) }
+            let (status, result) = ACL.run {
+                copyMatching([
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+                    kSecReturnData as String: true,
+                ])
+            }
+            #expect(status == errSecSuccess)
+            #expect((result as? Data).map { String(decoding: $0, as: UTF8.self) } == "new")
+        }
+
         @Test func userPresenceOpensWithBiometryOrThePasscode() {
             let service = TestKeychain.uniqueService()
             ACL.run { #expect(ACL.add(service: service, ACL.access(.userPresence)) == errSecSuccess) }

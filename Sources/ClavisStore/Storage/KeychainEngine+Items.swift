@@ -116,14 +116,16 @@ extension KeychainEngine {
     // MARK: Find
 
     func find(_ query: ItemQuery) throws -> [Item] {
-        try matches(for: query, loadingSecrets: query.returnsSecret, guarded: query.returnsSecret).map(\.item)
+        try matches(for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil).map(\.item)
     }
 
     /// The items a query matches, each with its row id, in insertion order and up to the query's limit.
     ///
-    /// When `guarded` (reading secrets, updating, deleting), an item whose access control the query's proof does
+    /// With a `guard` (reading secrets, updating, deleting), an item whose access control the query's proof does
     /// not satisfy fails the query, or is left out under `UnauthenticatedItemPolicy.skip`.
-    private func matches(for query: ItemQuery, loadingSecrets: Bool, guarded: Bool) throws -> [(rowID: Int64, item: Item)] {
+    private func matches(for query: ItemQuery, loadingSecrets: Bool, guard operation: GuardedOperation?) throws
+        -> [(rowID: Int64, item: Item)]
+    {
         let itemClass = query.itemClass
         guard itemClass.isStorable else {
             throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
@@ -140,7 +142,7 @@ extension KeychainEngine {
             let attributes = try ItemSealer.openAttributes(
                 candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
             guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
-            if guarded, try !Self.admits(attributes, query: query) { return true }
+            if let operation, try !Self.admits(attributes, query: query, for: operation) { return true }
             let secret =
                 loadingSecrets
                 ? try ItemSealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding) : nil
@@ -203,12 +205,23 @@ extension KeychainEngine {
         return (sql, values)
     }
 
+    /// What a guarded match is for.
+    private enum GuardedOperation {
+        /// Reading the secret or updating: the proof must satisfy the access control.
+        case use
+        /// Deleting: as `use`, except that an item whose biometric enrolment changed may go once the caller has
+        /// authenticated (nothing can ever open it again, so it must not stay in the way of a new one).
+        case delete
+    }
+
     /// Whether the query's proof opens an item's access control: true when it does or the item has none, false
     /// when the item is to be skipped; throws when it is to fail the query.
-    private static func admits(_ attributes: [AttributeKey: AttributeValue], query: ItemQuery) throws -> Bool {
+    private static func admits(
+        _ attributes: [AttributeKey: AttributeValue], query: ItemQuery, for operation: GuardedOperation
+    ) throws -> Bool {
         guard let accessControl = try accessControl(of: attributes) else { return true }
         switch accessControl.evaluate(query.authentication) {
-        case .satisfied:
+        case .satisfied, .invalidated where operation == .delete:
             return true
         case .needsAuthentication where query.unauthenticatedItems == .skip, .invalidated where query.unauthenticatedItems == .skip:
             return false
@@ -271,7 +284,7 @@ extension KeychainEngine {
             throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")
         }
         return try connection.transaction {
-            let found = try matches(for: query, loadingSecrets: true, guarded: true)
+            let found = try matches(for: query, loadingSecrets: true, guard: .use)
             let now = Date()
             for (rowID, old) in found {
                 var updated = old
@@ -296,7 +309,7 @@ extension KeychainEngine {
 
     func delete(_ query: ItemQuery) throws -> Int {
         try connection.transaction {
-            let found = try matches(for: query, loadingSecrets: false, guarded: true)
+            let found = try matches(for: query, loadingSecrets: false, guard: .delete)
             for (rowID, item) in found {
                 try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
                 if item.isSynchronizable { try insertTombstone(for: item) }

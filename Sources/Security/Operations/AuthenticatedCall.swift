@@ -13,7 +13,8 @@ import ClavisCore
 ///   cancellation `errSecUserCanceled`, no way to ask (no terminal, no askpass program, or the context's
 ///   `interactionNotAllowed`) `errSecInteractionNotAllowed`.
 ///
-/// An item whose `biometryCurrentSet` enrolment changed answers `errSecAuthFailed`, now and forever.
+/// An item whose `biometryCurrentSet` enrolment changed answers `errSecAuthFailed`, now and forever; only a delete
+/// may still remove it, after one biometric match under the current enrolment.
 enum AuthenticatedCall {
     /// How many policies one call may authenticate for before giving up (items of one query may differ).
     static let maximumEvaluations = 4
@@ -36,7 +37,7 @@ enum AuthenticatedCall {
                 do {
                     try evaluating.evaluate(
                         flags: pending.flags, boundEnrolment: pending.boundBiometryEnrolment,
-                        reason: reason(options, operation))
+                        reason: reason(options, operation), forDeletion: operation == .delete)
                 } catch {
                     throw error.keychainError
                 }
