@@ -40,6 +40,9 @@ public final class AuthenticationSession: Sendable {
         public var passcode: Bool
         /// The enrolment state a biometric match was made under.
         public var biometryEnrolment: Data?
+
+        /// The credentials as the proof the store checks.
+        public var proof: AuthenticationProof { AuthenticationProof(passcode: passcode, biometryEnrolment: biometryEnrolment) }
     }
 
     private struct State {
@@ -160,16 +163,8 @@ public final class AuthenticationSession: Sendable {
         let conditions = Self.conditions.filter { constraints.contains($0) }
         guard !conditions.isEmpty else { return }
         func met(_ condition: AccessControl.Flags) -> Bool {
-            let fresh = credentials
-            switch condition {
-            case .userPresence: return fresh != nil
-            case .biometryAny: return fresh?.biometryEnrolment != nil
-            case .biometryCurrentSet:
-                guard let enrolment = fresh?.biometryEnrolment else { return false }
-                return boundEnrolment == nil || enrolment == boundEnrolment
-            case .devicePasscode: return fresh?.passcode == true
-            default: return false
-            }
+            AccessControl.evaluate(condition, boundBiometryEnrolment: boundEnrolment, proof: credentials?.proof)
+                == .satisfied
         }
         func satisfied() -> Bool { requiresAll ? conditions.allSatisfy(met) : conditions.contains(where: met) }
         if satisfied() { return }

@@ -1,3 +1,5 @@
+public import FoundationEssentials
+
 extension AccessControl {
     /// The outcome of checking a proof against a policy.
     public enum Evaluation: Sendable, Hashable {
@@ -41,9 +43,16 @@ extension AccessControl {
     ///
     /// `watch` is never met on Linux; `applicationPassword` is not supported yet and is never met either.
     public func evaluate(_ proof: AuthenticationProof?) -> Evaluation {
+        Self.evaluate(flags, boundBiometryEnrolment: boundBiometryEnrolment, proof: proof)
+    }
+
+    /// Checks `proof` against `flags` (with the enrolment a `biometryCurrentSet` condition is bound to): the one
+    /// rule the store enforces and an authenticator aims for.
+    public static func evaluate(_ flags: Flags, boundBiometryEnrolment: Data?, proof: AuthenticationProof?) -> Evaluation {
+        let constraints = flags.subtracting([.or, .and, .privateKeyUsage])
         let conditions = Self.conditions.filter { constraints.contains($0) }
         guard !conditions.isEmpty else { return .satisfied }
-        let outcomes = conditions.map { outcome(of: $0, proof ?? AuthenticationProof()) }
+        let outcomes = conditions.map { outcome(of: $0, proof ?? AuthenticationProof(), bound: boundBiometryEnrolment) }
         if flags.contains(.and) {
             if outcomes.allSatisfy({ $0 == .satisfied }) { return .satisfied }
             return outcomes.contains(.invalidated) ? .invalidated : .needsAuthentication
@@ -56,7 +65,7 @@ extension AccessControl {
         .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .applicationPassword,
     ]
 
-    private func outcome(of condition: Flags, _ proof: AuthenticationProof) -> Evaluation {
+    private static func outcome(of condition: Flags, _ proof: AuthenticationProof, bound: Data?) -> Evaluation {
         switch condition {
         case .userPresence:
             return proof.passcode || proof.biometryEnrolment != nil ? .satisfied : .needsAuthentication
@@ -64,7 +73,7 @@ extension AccessControl {
             return proof.biometryEnrolment != nil ? .satisfied : .needsAuthentication
         case .biometryCurrentSet:
             guard let enrolment = proof.biometryEnrolment else { return .needsAuthentication }
-            guard let bound = boundBiometryEnrolment else { return .invalidated }
+            guard let bound else { return .invalidated }
             return enrolment == bound ? .satisfied : .invalidated
         case .devicePasscode:
             return proof.passcode ? .satisfied : .needsAuthentication

@@ -49,7 +49,7 @@ enum AuthenticatedCall {
 
     /// The session's fresh credentials as a proof for the store.
     static func proof(of session: AuthenticationSession) -> AuthenticationProof? {
-        session.credentials.map { AuthenticationProof(passcode: $0.passcode, biometryEnrolment: $0.biometryEnrolment) }
+        session.credentials?.proof
     }
 
     /// `kSecUseOperationPrompt`, else the context's `localizedReason`, else a sentence naming the operation.
