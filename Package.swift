@@ -16,6 +16,7 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(name: "CProcessHardening"),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
@@ -41,7 +42,8 @@ let package = Package(
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisAuthentication"]),
         .executableTarget(
-            name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication"]),
+            name: "clavis",
+            dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication", "CProcessHardening"]),
         .testTarget(
             name: "SecurityTests",
             dependencies: ["Security", "LocalAuthentication", "ClavisCore", "ClavisStore", "ClavisCrypto"],

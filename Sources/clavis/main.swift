@@ -1,4 +1,5 @@
 import ClavisAuthentication
+import CProcessHardening
 import ClavisCore
 import ClavisStore
 @_spi(Clavis) import Security
@@ -104,4 +105,6 @@ func runClavis(_ arguments: [String]) -> Int32 {
     return command.run(context)
 }
 
+// Secrets pass through this process: keep them out of core dumps and debuggers attached by the same user.
+_ = clavis_disable_core_dumps()
 exit(runClavis(Array(CommandLine.arguments.dropFirst())))

@@ -27,6 +27,36 @@ import Testing
 
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-cli") + "/home" }
 
+    @Test func clavisWaitingForASecretCannotDumpCore() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = ["add-generic-password", "-a", "a", "-s", "s", "-w"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CLAVIS_HOME"] = try freshHome()
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+        // While it waits for the secret on stdin, its limits are readable; poll until hardening has run.
+        var coreLimit = ""
+        for _ in 0..<200 {
+            let limits = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? ""
+            coreLimit = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
+            if coreLimit.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"] {
+                break
+            }
+            usleep(10_000)
+        }
+        let fields = coreLimit.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(fields.dropFirst(4).prefix(2) == ["0", "0"], "\(coreLimit)")
+    }
+
     @Test func accessControlFlagAddsAProtectedItemShownWithItsProtectionAndOpenedThroughAskpass() throws {
         let folder = try makeTemporaryFolder("clavis-cli-acl")
         let home = folder + "/home"

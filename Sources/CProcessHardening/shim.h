@@ -1,0 +1,17 @@
+#ifndef CLAVIS_PROCESS_HARDENING_H
+#define CLAVIS_PROCESS_HARDENING_H
+
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+/// Keeps secrets held by this process out of core dumps and away from same-user debuggers: no core file, and
+/// the process is not dumpable (which also refuses ptrace attach by other processes of the same user).
+/// prctl is variadic, which Swift cannot call. Returns 0 on success.
+static inline int clavis_disable_core_dumps(void) {
+    struct rlimit none = {0, 0};
+    int limited = setrlimit(RLIMIT_CORE, &none);
+    int undumpable = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    return limited == 0 && undumpable == 0 ? 0 : -1;
+}
+
+#endif
