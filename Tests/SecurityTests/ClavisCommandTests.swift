@@ -27,6 +27,16 @@ import Testing
 
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-cli") + "/home" }
 
+    @Test func eachRunClosesTheKeychainSoNoWriteAheadLogIsLeftBehind() throws {
+        let home = try freshHome()
+        for index in 0..<20 {
+            let added = try clavis(["add-generic-password", "-a", "a\(index)", "-s", "s", "-w", "x"], home: home)
+            #expect(added.status == 0, "\(added.standardError)")
+        }
+        let log = (try? FileManager.default.attributesOfItem(atPath: home + "/keychain.db-wal")[.size] as? Int) ?? 0
+        #expect(log == 0, "a process that exits must fold its log back, or the next one replays it all")
+    }
+
     @Test func clavisWaitingForASecretCannotDumpCore() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)

@@ -221,7 +221,9 @@ extension KeychainEngine {
     ) throws -> Bool {
         guard let accessControl = try accessControl(of: attributes) else { return true }
         switch accessControl.evaluate(query.authentication) {
-        case .satisfied, .invalidated where operation == .delete:
+        case .satisfied:
+            return true
+        case .invalidated where operation == .delete:
             return true
         case .needsAuthentication where query.unauthenticatedItems == .skip, .invalidated where query.unauthenticatedItems == .skip:
             return false

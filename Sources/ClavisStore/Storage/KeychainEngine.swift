@@ -31,6 +31,7 @@ final class KeychainEngine {
         try connection.executeScript(
             "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;")
         try Schema.migrator.migrate(connection)
+        try Self.foldOversizedLog(connection, path: home.databasePath + "-wal")
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         keybag = try connection.transaction { try Keybag(connection: connection, deviceKey: deviceKey) }
@@ -45,6 +46,13 @@ final class KeychainEngine {
         } catch let error as KeychainError where error.code == .authFailed {
             throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
         }
+    }
+
+    /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how
+    /// much of it was already copied back, so the log only grows. Past 4 MiB, fold it back and truncate it.
+    private static func foldOversizedLog(_ connection: Connection, path: String) throws {
+        guard let size = PrivateFiles.size(path), size > 4 * 1024 * 1024 else { return }
+        _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     private static func checkIsKeychain(_ connection: Connection, path: String) throws {

@@ -2,10 +2,17 @@ import ClavisCore
 public import ClavisStore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Runs the keychain engine in this process, on the home folder named by the environment (`$CLAVIS_HOME`, else
 /// `$XDG_DATA_HOME/clavis`, else `~/.local/share/clavis`).
 ///
-/// The store is opened once per process and home, on the first call, and kept open.
+/// The store is opened once per process and home, on the first call, and kept open until the process exits, when
+/// it is closed (so SQLite folds its write-ahead log back into the database for the next process).
 struct EmbeddedTransport: KeychainTransport {
     func store() throws(KeychainError) -> any KeychainStore {
         try Self.keychain(home: Self.home)
@@ -23,12 +30,23 @@ struct EmbeddedTransport: KeychainTransport {
         try opened.withLock { opened throws(KeychainError) in
             if let keychain = opened[home] { return keychain }
             let keychain = try Keychain(home: home)
+            if opened.isEmpty { atexit(closeEmbeddedKeychains) }
             opened[home] = keychain
             return keychain
         }
     }
 
+    /// Releases every open keychain, unless another thread is opening one right now.
+    static func closeAll() {
+        _ = opened.withLockIfAvailable { $0.removeAll() }
+    }
+
     private static let opened = Mutex<[KeychainHome: Keychain]>([:])
+}
+
+/// Runs at process exit: closes the embedded keychains.
+private func closeEmbeddedKeychains() {
+    EmbeddedTransport.closeAll()
 }
 
 /// The embedded keychain of this process, for the `clavis` command's lock, unlock and passcode verbs.
