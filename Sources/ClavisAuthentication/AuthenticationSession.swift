@@ -42,7 +42,9 @@ public final class AuthenticationSession: Sendable {
         public var biometryEnrolment: Data?
 
         /// The credentials as the proof the store checks.
-        public var proof: AuthenticationProof { AuthenticationProof(passcode: passcode, biometryEnrolment: biometryEnrolment) }
+        public var proof: AuthenticationProof {
+            AuthenticationProof(passcode: passcode, biometryEnrolment: biometryEnrolment)
+        }
     }
 
     private struct State {

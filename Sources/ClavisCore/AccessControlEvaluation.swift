@@ -48,7 +48,9 @@ extension AccessControl {
 
     /// Checks `proof` against `flags` (with the enrolment a `biometryCurrentSet` condition is bound to): the one
     /// rule the store enforces and an authenticator aims for.
-    public static func evaluate(_ flags: Flags, boundBiometryEnrolment: Data?, proof: AuthenticationProof?) -> Evaluation {
+    public static func evaluate(_ flags: Flags, boundBiometryEnrolment: Data?, proof: AuthenticationProof?)
+        -> Evaluation
+    {
         let constraints = flags.subtracting([.or, .and, .privateKeyUsage])
         let conditions = Self.conditions.filter { constraints.contains($0) }
         guard !conditions.isEmpty else { return .satisfied }

@@ -10,7 +10,8 @@ extension ItemClass {
                 throw KeychainError(.noSuchAttribute, "class \(rawValue) has no attribute '\(key)'")
             }
             guard value.kind == expected || (expected == .bool && value.kind == .number) else {
-                throw KeychainError(.param, "attribute '\(key)' takes a \(expected.rawValue), not a \(value.kind.rawValue)")
+                throw KeychainError(
+                    .param, "attribute '\(key)' takes a \(expected.rawValue), not a \(value.kind.rawValue)")
             }
             if value.byteCount > KeychainLimits.attributeValueBytes {
                 throw KeychainError(
@@ -44,7 +45,9 @@ extension AttributeValue {
 
 extension ItemClass {
     /// Validates `attributes` and returns them in canonical form: booleans given as numbers become booleans.
-    public func normalized(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+    public func normalized(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> [AttributeKey:
+        AttributeValue]
+    {
         try validate(attributes)
         let kinds = attributeKinds
         var normalized = attributes

@@ -25,11 +25,15 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
         case .genericPassword:
             [.account, .service, .accessGroup, .synchronizable]
         case .internetPassword:
-            [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path, .accessGroup,
-             .synchronizable]
+            [
+                .account, .securityDomain, .server, .protocol, .authenticationType, .port, .path, .accessGroup,
+                .synchronizable,
+            ]
         case .key:
-            [.keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits, .effectiveKeySize,
-             .startDate, .endDate, .creator, .accessGroup, .synchronizable]
+            [
+                .keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits, .effectiveKeySize,
+                .startDate, .endDate, .creator, .accessGroup, .synchronizable,
+            ]
         case .certificate:
             [.certificateType, .issuer, .serialNumber, .accessGroup, .synchronizable]
         case .identity:

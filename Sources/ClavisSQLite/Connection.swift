@@ -23,7 +23,9 @@ public final class Connection {
     }
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for other connections' locks.
-    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000) throws(DatabaseError) {
+    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000)
+        throws(DatabaseError)
+    {
         var opened: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
@@ -91,7 +93,9 @@ public final class Connection {
             do {
                 let mode = try scalar("PRAGMA journal_mode = WAL")?.text?.lowercased()
                 guard mode == "wal" else {
-                    throw DatabaseError(resultCode: 1, message: "journal mode stays \(mode ?? "unknown")", sql: "PRAGMA journal_mode = WAL")
+                    throw DatabaseError(
+                        resultCode: 1, message: "journal mode stays \(mode ?? "unknown")",
+                        sql: "PRAGMA journal_mode = WAL")
                 }
                 return
             } catch let error as DatabaseError where error.isBusy && waited < limit {

@@ -38,7 +38,8 @@ public struct Migrator: Sendable {
             guard current < latestVersion else { return current }
             for migration in migrations where migration.version > current {
                 try connection.executeScript(migration.sql)
-                try connection.execute("INSERT INTO schema_version (version) VALUES (?)", [.integer(Int64(migration.version))])
+                try connection.execute(
+                    "INSERT INTO schema_version (version) VALUES (?)", [.integer(Int64(migration.version))])
             }
             return latestVersion
         }

@@ -18,7 +18,9 @@ public final class Keychain: KeychainStore {
     /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, or a missing, malformed or foreign
     ///   `device.key`; `io` when the files cannot be reached.
     public convenience init(home: KeychainHome) throws(KeychainError) {
-        let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) { SecureRandom.secureBytes(count: DeviceKeyFile.byteCount) }
+        let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) {
+            SecureRandom.secureBytes(count: DeviceKeyFile.byteCount)
+        }
         try self.init(home: home, deviceKeyProvider: deviceKey)
     }
 
@@ -72,7 +74,9 @@ public final class Keychain: KeychainStore {
     /// - Parameter kdf: the passcode KDF to record; by default the one already recorded, or scrypt calibrated to
     ///   about 100 ms on this machine. Tests may pass `PasscodeKDF.cheapForTesting()`.
     /// - Throws: `authFailed` when `current` is wrong, `param` for an empty new passcode.
-    public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil) throws(KeychainError) {
+    public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil)
+        throws(KeychainError)
+    {
         try perform { try $0.setPasscode(newPasscode, current: current, kdf: kdf) }
     }
 

@@ -22,7 +22,8 @@ enum ContentionWorker {
                     errors.append("item \(index): \(error)")
                 }
             }
-            let all = try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("bench.service")]))
+            let all = try keychain.find(
+                ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("bench.service")]))
             let mine = all.filter { $0.attributes[.account]?.stringValue?.hasPrefix(prefix + "-") == true }
             if mine.count != count { errors.append("listing shows \(mine.count) of \(count) items") }
         } catch {
@@ -47,7 +48,7 @@ enum ContentionWorker {
             try process.run()
             return process
         }
-        workers.forEach { $0.waitUntilExit() }
+        for worker in workers { worker.waitUntilExit() }
         let seconds = Date().timeIntervalSince(start)
         let failed = workers.filter { $0.terminationStatus != 0 }.count
         return String(

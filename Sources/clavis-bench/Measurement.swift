@@ -32,7 +32,9 @@ struct Measurement {
 
     /// One table row: operation, store size, count, ops/s, p50 and p99 in microseconds.
     var row: String {
-        func pad(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+        func pad(_ text: String, _ width: Int) -> String {
+            String(repeating: " ", count: max(0, width - text.count)) + text
+        }
         return pad(name, 16) + pad(String(storeSize), 10) + pad(String(nanoseconds.count), 8)
             + pad(String(format: "%.0f", operationsPerSecond), 12) + pad(String(format: "%.1f", percentile(0.5)), 12)
             + pad(String(format: "%.1f", percentile(0.99)), 12)

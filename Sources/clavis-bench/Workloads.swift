@@ -17,7 +17,10 @@ enum Workloads {
     static func item(_ index: Int, prefix: String = "acct") -> NewItem {
         NewItem(
             itemClass: .genericPassword,
-            attributes: [.account: .string("\(prefix)-\(index)"), .service: .string("bench.service"), .label: .string("bench item")],
+            attributes: [
+                .account: .string("\(prefix)-\(index)"), .service: .string("bench.service"),
+                .label: .string("bench item"),
+            ],
             secret: SecureBytes(Array("token-\(index)-0123456789abcdef0123456789abcdef".utf8)))
     }
 
@@ -82,7 +85,9 @@ enum Workloads {
         for round in 0..<repetitions {
             let current = SecureBytes(Array("\(round)".utf8) + Array("000".utf8))
             let next = SecureBytes(Array("\(round + 1)".utf8) + Array("000".utf8))
-            try measurement.time { try keychain.setPasscode(next, current: round == 0 ? SecureBytes(Array("0000".utf8)) : current) }
+            try measurement.time {
+                try keychain.setPasscode(next, current: round == 0 ? SecureBytes(Array("0000".utf8)) : current)
+            }
         }
         return measurement
     }

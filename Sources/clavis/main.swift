@@ -1,5 +1,5 @@
-import ClavisAuthentication
 import CProcessHardening
+import ClavisAuthentication
 import ClavisCore
 import ClavisStore
 @_spi(Clavis) import Security

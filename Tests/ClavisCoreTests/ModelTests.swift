@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct ModelTests {
     @Test func protectionClassesOpenAsOnADevice() {
-        #expect(ProtectionClass.allCases.filter { $0.isOpen(in: .beforeFirstUnlock) } == [.always, .alwaysThisDeviceOnly])
+        #expect(
+            ProtectionClass.allCases.filter { $0.isOpen(in: .beforeFirstUnlock) } == [.always, .alwaysThisDeviceOnly])
         #expect(
             ProtectionClass.allCases.filter { !$0.isOpen(in: .locked) }
                 == [.whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly])
@@ -40,7 +41,9 @@ import Testing
     }
 
     @Test func numbersGivenForBooleansAreNormalised() throws {
-        let normalized = try ItemClass.genericPassword.normalized([.synchronizable: .number(1), .isInvisible: .number(0)])
+        let normalized = try ItemClass.genericPassword.normalized([
+            .synchronizable: .number(1), .isInvisible: .number(0),
+        ])
         #expect(normalized[.synchronizable] == .bool(true))
         #expect(normalized[.isInvisible] == .bool(false))
     }

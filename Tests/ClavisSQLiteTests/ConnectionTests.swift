@@ -63,7 +63,9 @@ import Testing
         #expect(try first.migrate(connection) == 1)
         let second = Migrator(migrations: first.migrations + [.init(version: 2, sql: "CREATE TABLE b (y)")])
         #expect(try second.migrate(connection) == 2)
-        #expect(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')") == .integer(2))
+        #expect(
+            try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('a', 'b')")
+                == .integer(2))
         #expect(try connection.scalar("SELECT MAX(version) FROM schema_version") == .integer(2))
     }
 

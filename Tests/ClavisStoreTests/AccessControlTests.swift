@@ -58,15 +58,21 @@ import Testing
             (.devicePasscode, [passcode: true, biometry: false]),
             (.watch, [passcode: false, biometry: false]),
             ([.biometryAny, .or, .devicePasscode], [passcode: true, biometry: true]),
-            ([.biometryAny, .and, .devicePasscode], [passcode: false, biometry: false,
-                AuthenticationProof(passcode: true, biometryEnrolment: enrolment): true]),
+            (
+                [.biometryAny, .and, .devicePasscode],
+                [
+                    passcode: false, biometry: false,
+                    AuthenticationProof(passcode: true, biometryEnrolment: enrolment): true,
+                ]
+            ),
         ]
         for (index, (flags, expectations)) in cases.enumerated() {
             let account = "item-\(index)"
             _ = try keychain.add(protected(account, flags))
             for (proof, opens) in expectations {
                 let outcome = status { try read(keychain, account, proof: proof) }
-                #expect((outcome == nil) == opens, "flags \(flags.rawValue) with \(proof): \(String(describing: outcome))")
+                #expect(
+                    (outcome == nil) == opens, "flags \(flags.rawValue) with \(proof): \(String(describing: outcome))")
             }
         }
     }
@@ -78,7 +84,9 @@ import Testing
         let changed = AuthenticationProof(biometryEnrolment: Data("enrolled: left-thumb, new-finger".utf8))
         #expect(status { try read(keychain, "bound", proof: changed) } == .authFailed)
         #expect(try read(keychain, "any", proof: changed) == "secret-any")
-        #expect(status { try read(keychain, "bound", proof: AuthenticationProof(passcode: true)) } == .interactionNotAllowed)
+        #expect(
+            status { try read(keychain, "bound", proof: AuthenticationProof(passcode: true)) } == .interactionNotAllowed
+        )
     }
 
     @Test func anInvalidatedItemCanBeDeletedAfterAuthenticatingButNotUpdated() throws {
@@ -96,7 +104,8 @@ import Testing
         let keychain = try keychainWithPasscode()
         _ = try keychain.add(protected("a", .devicePasscode))
         var lookup = query(account: "a", returnsSecret: false)
-        #expect(status { try keychain.update(lookup, with: ItemChanges(secret: "new".secret)) } == .interactionNotAllowed)
+        #expect(
+            status { try keychain.update(lookup, with: ItemChanges(secret: "new".secret)) } == .interactionNotAllowed)
         #expect(status { try keychain.delete(lookup) } == .interactionNotAllowed)
         lookup.authentication = AuthenticationProof(passcode: true)
         #expect(try keychain.update(lookup, with: ItemChanges(secret: "new".secret)) == 1)
@@ -120,7 +129,10 @@ import Testing
         #expect(status { try keychain.add(protected("d", AccessControl.Flags(rawValue: 1 << 9))) } == .param)
         let mismatched = password(
             account: "e",
-            [.accessible: .string("ak"), .accessControl: .data(AccessControl(protection: .always, flags: .userPresence).encoded)])
+            [
+                .accessible: .string("ak"),
+                .accessControl: .data(AccessControl(protection: .always, flags: .userPresence).encoded),
+            ])
         #expect(status { try keychain.add(mismatched) } == .param)
         let garbage = password(account: "f", [.accessControl: .data(Data([1, 2, 3]))])
         #expect(status { try keychain.add(garbage) } == .param)
@@ -133,13 +145,19 @@ import Testing
         #expect(status { try keychain.add(protected("b", .userPresence)) } == .notAvailable)
         let unbound = password(
             account: "c",
-            [.accessible: .string("aku"), .accessControl: .data(AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .biometryCurrentSet).encoded)])
+            [
+                .accessible: .string("aku"),
+                .accessControl: .data(
+                    AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .biometryCurrentSet).encoded),
+            ])
         try keychain.setPasscode("1".secret, current: nil, kdf: .cheapForTesting())
         #expect(status { try keychain.add(unbound) } == .notAvailable)
     }
 
     @Test func policyRoundTripsThroughItsEncoding() throws {
-        let policy = AccessControl(protection: .whenPasscodeSetThisDeviceOnly, flags: [.biometryCurrentSet, .or, .devicePasscode], boundBiometryEnrolment: enrolment)
+        let policy = AccessControl(
+            protection: .whenPasscodeSetThisDeviceOnly, flags: [.biometryCurrentSet, .or, .devicePasscode],
+            boundBiometryEnrolment: enrolment)
         #expect(try AccessControl(encoded: policy.encoded) == policy)
         let plain = AccessControl(protection: .always, flags: .userPresence)
         #expect(try AccessControl(encoded: plain.encoded) == plain)

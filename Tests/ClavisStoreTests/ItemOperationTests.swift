@@ -33,9 +33,11 @@ import Testing
 
     @Test func missingPrimaryKeyAttributesCountAsEmpty() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(NewItem(itemClass: .genericPassword, attributes: [.service: .string("s")], secret: "a".secret))
+        _ = try keychain.add(
+            NewItem(itemClass: .genericPassword, attributes: [.service: .string("s")], secret: "a".secret))
         let duplicate = NewItem(
-            itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .string("")], secret: "b".secret)
+            itemClass: .genericPassword, attributes: [.service: .string("s"), .account: .string("")], secret: "b".secret
+        )
         #expect(status { try keychain.add(duplicate) } == .duplicateItem)
         let found = try keychain.find(
             ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("")], returnsSecret: true))
@@ -89,7 +91,10 @@ import Testing
         #expect(found.attributes[.creationDate] == original.attributes[.creationDate])
         guard case .date(let modified) = found.attributes[.modificationDate],
             case .date(let created) = found.attributes[.creationDate]
-        else { Issue.record("dates missing"); return }
+        else {
+            Issue.record("dates missing")
+            return
+        }
         #expect(modified >= created)
         let byLabel = try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("Work")]))
         #expect(byLabel.count == 1, "the label index follows an update")
@@ -125,7 +130,8 @@ import Testing
         _ = try keychain.add(password(account: "a"))
         let stored = try keychain.add(password(account: "b", secret: "bee"))
         let found = try keychain.find(
-            ItemQuery(itemClass: .genericPassword, persistentReference: stored.persistentReference, returnsSecret: true))
+            ItemQuery(itemClass: .genericPassword, persistentReference: stored.persistentReference, returnsSecret: true)
+        )
         #expect(found.map { $0.secret?.string } == ["bee"])
     }
 
@@ -163,14 +169,18 @@ import Testing
         #expect(status { try keychain.add(password(account: "a", [.port: .number(1)])) } == .noSuchAttribute)
         #expect(status { try keychain.add(password(account: "a", [.label: .number(1)])) } == .param)
         #expect(status { try keychain.add(password(account: "a", [.accessible: .string("zz")])) } == .param)
-        #expect(status { try keychain.add(NewItem(itemClass: .key, attributes: [:], secret: "k".secret)) } == .unimplemented)
+        #expect(
+            status { try keychain.add(NewItem(itemClass: .key, attributes: [:], secret: "k".secret)) } == .unimplemented
+        )
         let huge = NewItem(
             itemClass: .genericPassword, attributes: [.account: .string("big")],
             secret: SecureBytes(count: KeychainLimits.secretBytes + 1) { _ in })
         #expect(status { try keychain.add(huge) } == .dataTooLarge)
         let longAttribute = password(account: String(repeating: "x", count: KeychainLimits.attributeValueBytes + 1))
         #expect(status { try keychain.add(longAttribute) } == .dataTooLarge)
-        #expect(status { try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.server: .string("x")])) } == .noSuchAttribute)
+        #expect(
+            status { try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.server: .string("x")])) }
+                == .noSuchAttribute)
         #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).isEmpty)
         let oneMiB = NewItem(
             itemClass: .genericPassword, attributes: [.account: .string("mib")],

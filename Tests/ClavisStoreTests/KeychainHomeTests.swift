@@ -11,7 +11,8 @@ import Testing
 
     @Test func xdgDataHomeThenTheXDGDefault() {
         #expect(KeychainHome.fromEnvironment(["XDG_DATA_HOME": "/x", "HOME": "/h"]).path == "/x/clavis")
-        #expect(KeychainHome.fromEnvironment(["XDG_DATA_HOME": "relative", "HOME": "/h"]).path == "/h/.local/share/clavis")
+        #expect(
+            KeychainHome.fromEnvironment(["XDG_DATA_HOME": "relative", "HOME": "/h"]).path == "/h/.local/share/clavis")
         #expect(KeychainHome.fromEnvironment(["HOME": "/h"]).path == "/h/.local/share/clavis")
     }
 }

@@ -13,7 +13,9 @@ import Testing
         try keychain.setPasscode(passcode, current: nil, kdf: .cheapForTesting())
         for protection in ProtectionClass.allCases {
             _ = try keychain.add(
-                password(account: protection.rawValue, secret: "s-\(protection.rawValue)", [.accessible: .string(protection.rawValue)]))
+                password(
+                    account: protection.rawValue, secret: "s-\(protection.rawValue)",
+                    [.accessible: .string(protection.rawValue)]))
         }
         return keychain
     }
@@ -58,8 +60,12 @@ import Testing
     @Test func addsIntoAClosedClassFailAsInteractionNotAllowedNotAsDuplicates() throws {
         let keychain = try keychainWithEveryClass()
         keychain.lock()
-        #expect(status { try keychain.add(password(account: "ak", [.accessible: .string("ak")])) } == .interactionNotAllowed)
-        #expect(status { try keychain.add(password(account: "new", [.accessible: .string("aku")])) } == .interactionNotAllowed)
+        #expect(
+            status { try keychain.add(password(account: "ak", [.accessible: .string("ak")])) } == .interactionNotAllowed
+        )
+        #expect(
+            status { try keychain.add(password(account: "new", [.accessible: .string("aku")])) }
+                == .interactionNotAllowed)
         #expect(status { try keychain.add(password(account: "new", [.accessible: .string("ck")])) } == nil)
         #expect(status { try keychain.add(password(account: "dk", [.accessible: .string("dk")])) } == .duplicateItem)
     }
@@ -68,7 +74,8 @@ import Testing
         let keychain = try keychainWithEveryClass()
         keychain.lock()
         let akQuery = query(account: "ak")
-        #expect(status { try keychain.update(akQuery, with: ItemChanges(secret: "x".secret)) } == .interactionNotAllowed)
+        #expect(
+            status { try keychain.update(akQuery, with: ItemChanges(secret: "x".secret)) } == .interactionNotAllowed)
         #expect(status { try keychain.delete(akQuery) } == .interactionNotAllowed)
         try keychain.unlock(passcode: passcode)
         #expect(try keychain.find(akQuery).first?.secret?.string == "s-ak")

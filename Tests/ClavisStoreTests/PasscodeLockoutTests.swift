@@ -20,7 +20,8 @@ import Testing
         #expect(until.timeIntervalSinceNow > 50 && until.timeIntervalSinceNow <= 60)
         #expect(status { try keychain.verifyPasscode("right".secret) } == .authFailed)
         let other = try temporary.open()
-        #expect(status { try other.unlock(passcode: "right".secret) } == .authFailed, "the count is shared by processes")
+        #expect(
+            status { try other.unlock(passcode: "right".secret) } == .authFailed, "the count is shared by processes")
 
         let inspector = try StoreInspector(temporary.home)
         try inspector.connection.execute(

@@ -71,7 +71,8 @@ import Testing
         let keychain = try temporary.open()
         try keychain.setPasscode("1111".secret, current: nil, kdf: .cheapForTesting())
         let inspector = try StoreInspector(temporary.home)
-        let recorded = try #require(try inspector.connection.scalar("SELECT value FROM settings WHERE name = 'passcode_kdf'")?.blob)
+        let recorded = try #require(
+            try inspector.connection.scalar("SELECT value FROM settings WHERE name = 'passcode_kdf'")?.blob)
         let text = String(decoding: recorded, as: UTF8.self)
         #expect(text.contains("scrypt"))
         #expect(text.contains("\"costLog2\":10"))

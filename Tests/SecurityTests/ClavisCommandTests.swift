@@ -56,8 +56,10 @@ import Testing
         // While it waits for the secret on stdin, its limits are readable; poll until hardening has run.
         var coreLimit = ""
         for _ in 0..<200 {
-            let limits = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? ""
-            coreLimit = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
+            let limits =
+                (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? ""
+            coreLimit =
+                limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
             if coreLimit.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).prefix(2) == ["0", "0"] {
                 break
             }

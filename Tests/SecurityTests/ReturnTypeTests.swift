@@ -114,7 +114,9 @@ import Testing
 
 /// Every non-empty combination of the four `kSecReturn*` keys, with limit one and limit all.
 @Suite struct ReturnCombinationTests {
-    nonisolated(unsafe) static let keys: [CFString] = [kSecReturnData, kSecReturnAttributes, kSecReturnPersistentRef, kSecReturnRef]
+    nonisolated(unsafe) static let keys: [CFString] = [
+        kSecReturnData, kSecReturnAttributes, kSecReturnPersistentRef, kSecReturnRef,
+    ]
 
     @Test(arguments: 1..<16, [true, false])
     func everyCombinationHasApplesShape(mask: Int, all: Bool) {

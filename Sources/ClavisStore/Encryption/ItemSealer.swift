@@ -36,7 +36,9 @@ enum ItemSealer {
     }
 
     /// Unwraps the item key of a row.
-    static func itemKey(wrappedKey: [UInt8], classKey: SecureBytes, binding: RowBinding) throws(KeychainError) -> SecureBytes {
+    static func itemKey(wrappedKey: [UInt8], classKey: SecureBytes, binding: RowBinding) throws(KeychainError)
+        -> SecureBytes
+    {
         do {
             return try AESKeyWrap.unwrap(wrappedKey, with: classKey)
         } catch {
@@ -50,7 +52,8 @@ enum ItemSealer {
     {
         let plaintext: SecureBytes
         do {
-            plaintext = try AESGCM.open(sealed, key: itemKey, authenticating: binding.authenticatedData(part: "attributes"))
+            plaintext = try AESGCM.open(
+                sealed, key: itemKey, authenticating: binding.authenticatedData(part: "attributes"))
         } catch {
             throw decodeFailure(binding)
         }
@@ -58,7 +61,9 @@ enum ItemSealer {
     }
 
     /// Opens a row's secret.
-    static func openSecret(_ sealed: [UInt8], itemKey: SecureBytes, binding: RowBinding) throws(KeychainError) -> SecureBytes {
+    static func openSecret(_ sealed: [UInt8], itemKey: SecureBytes, binding: RowBinding) throws(KeychainError)
+        -> SecureBytes
+    {
         do {
             return try AESGCM.open(sealed, key: itemKey, authenticating: binding.authenticatedData(part: "secret"))
         } catch {
@@ -69,6 +74,7 @@ enum ItemSealer {
     private static func decodeFailure(_ binding: RowBinding) -> KeychainError {
         KeychainError(
             .decode,
-            "item \(binding.persistentReference) (\(binding.itemClass.rawValue)) does not decrypt: its stored data was altered or moved")
+            "item \(binding.persistentReference) (\(binding.itemClass.rawValue)) does not decrypt: its stored data was altered or moved"
+        )
     }
 }

@@ -51,7 +51,9 @@ struct Keybag {
     {
         var keys: [ProtectionClass: SecureBytes] = [:]
         for protection in classes {
-            guard let wrapped = try connection.scalar("SELECT wrapped_key FROM keybag WHERE class = ?", [.text(protection.rawValue)])?.blob
+            guard
+                let wrapped = try connection.scalar(
+                    "SELECT wrapped_key FROM keybag WHERE class = ?", [.text(protection.rawValue)])?.blob
             else {
                 throw KeychainError(.invalidKeychain, "keybag has no key for class \(protection.rawValue)")
             }
@@ -101,7 +103,8 @@ struct Keybag {
     ) throws {
         let wrapped = try AESKeyWrap.wrap(classKey, with: wrappingKey(for: protection, passcodeKey: passcodeKey))
         try connection.execute(
-            "INSERT OR REPLACE INTO keybag (class, wrapped_key) VALUES (?, ?)", [.text(protection.rawValue), .blob(wrapped)])
+            "INSERT OR REPLACE INTO keybag (class, wrapped_key) VALUES (?, ?)",
+            [.text(protection.rawValue), .blob(wrapped)])
     }
 
     private func wrappingKey(for protection: ProtectionClass, passcodeKey: SecureBytes?) throws -> SecureBytes {

@@ -28,14 +28,17 @@ public struct DeviceKeyFile: DeviceKeyProvider {
     public func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
         if !PrivateFiles.exists(path) {
             guard creatingIfMissing else {
-                throw KeychainError(.invalidKeychain, "device key \(path) is missing; the keychain cannot be opened without it")
+                throw KeychainError(
+                    .invalidKeychain, "device key \(path) is missing; the keychain cannot be opened without it")
             }
             _ = try PrivateFiles.createSecretFile(path, contents: generate())
         }
         let key = try PrivateFiles.readSecret(path, limit: Self.byteCount)
         guard key.count == Self.byteCount else {
             throw KeychainError(
-                .invalidKeychain, "device key \(path) holds \(PrivateFiles.size(path) ?? key.count) bytes; a device key is \(Self.byteCount) bytes")
+                .invalidKeychain,
+                "device key \(path) holds \(PrivateFiles.size(path) ?? key.count) bytes; a device key is \(Self.byteCount) bytes"
+            )
         }
         return key
     }

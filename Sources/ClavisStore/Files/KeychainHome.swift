@@ -9,7 +9,9 @@ public struct KeychainHome: Sendable, Hashable {
     public init(path: String) { self.path = path }
 
     /// `$CLAVIS_HOME`, else `$XDG_DATA_HOME/clavis`, else `~/.local/share/clavis` (the XDG default).
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> KeychainHome {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> KeychainHome
+    {
         if let home = environment["CLAVIS_HOME"], !home.isEmpty {
             return KeychainHome(path: home)
         }

@@ -1,9 +1,10 @@
+import ClavisCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import ClavisCore
 
 /// The few POSIX file operations the store needs, with owner-only permissions and typed errors.
 enum PrivateFiles {

@@ -34,7 +34,8 @@ extension KeychainEngine {
         attributes[.accessible] = attributes[.accessible] ?? .string(ProtectionClass.default.rawValue)
         let item = Item(
             itemClass: itemClass, attributes: attributes, secret: newItem.secret,
-            persistentReference: PersistentReference(bytes: Array(itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16)))
+            persistentReference: PersistentReference(
+                bytes: Array(itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16)))
         try checkConsistent(item)
         return item
     }
@@ -60,7 +61,9 @@ extension KeychainEngine {
     /// have removed it, so the keybag is read again).
     private func checkPasscodeRequirements(of item: Item) throws {
         let accessControl = try Self.accessControl(of: item.attributes)
-        guard item.protection == .whenPasscodeSetThisDeviceOnly || accessControl?.requiresPasscode == true else { return }
+        guard item.protection == .whenPasscodeSetThisDeviceOnly || accessControl?.requiresPasscode == true else {
+            return
+        }
         try keybag.refreshPasscodeState(connection)
         guard keybag.hasPasscode else {
             throw KeychainError(.notAvailable, "the item's protection or access control needs a keychain passcode")
@@ -93,9 +96,10 @@ extension KeychainEngine {
             "UPDATE items SET \(assignments) WHERE id = ?", try rowValues(item, tombstone: false) + [.integer(rowID)])
     }
 
-    private static let writableColumns = [
-        "class", "persistent_ref", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
-    ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
+    private static let writableColumns =
+        [
+            "class", "persistent_ref", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
+        ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
 
     /// The values of `writableColumns` for `item`: its digests and its sealed parts.
     private func rowValues(_ item: Item, tombstone: Bool) throws -> [DatabaseValue] {
@@ -116,7 +120,8 @@ extension KeychainEngine {
     // MARK: Find
 
     func find(_ query: ItemQuery) throws -> [Item] {
-        try matches(for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil).map(\.item)
+        try matches(for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil).map(
+            \.item)
     }
 
     /// The items a query matches, each with its row id, in insertion order and up to the query's limit.
@@ -165,7 +170,9 @@ extension KeychainEngine {
     }
 
     /// SQL that narrows the rows by the columns a query can be checked against without decrypting.
-    private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (String, [DatabaseValue]) {
+    private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
+        String, [DatabaseValue]
+    ) {
         var conditions = ["class = ?", "tombstone = 0"]
         var values: [DatabaseValue] = [.text(query.itemClass.rawValue)]
         switch query.synchronizable {
@@ -185,11 +192,13 @@ extension KeychainEngine {
         let attributeIndexApplies = AttributeKey.indexed.contains { attributes[$0] != nil }
         if let groups = query.accessGroups {
             let prefix = primaryDigests != nil || attributeIndexApplies ? "+" : ""
-            conditions.append("\(prefix)agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+            conditions.append(
+                "\(prefix)agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
             values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
         }
         if let primaryDigests {
-            conditions.append("primary_digest IN (\(Array(repeating: "?", count: primaryDigests.count).joined(separator: ", ")))")
+            conditions.append(
+                "primary_digest IN (\(Array(repeating: "?", count: primaryDigests.count).joined(separator: ", ")))")
             values += primaryDigests.map(DatabaseValue.blob)
         }
         // Only the most selective index may drive the lookup (the primary key, else the first indexed attribute);
@@ -225,7 +234,8 @@ extension KeychainEngine {
             return true
         case .invalidated where operation == .delete:
             return true
-        case .needsAuthentication where query.unauthenticatedItems == .skip, .invalidated where query.unauthenticatedItems == .skip:
+        case .needsAuthentication where query.unauthenticatedItems == .skip,
+            .invalidated where query.unauthenticatedItems == .skip:
             return false
         case .needsAuthentication:
             throw KeychainError(
@@ -261,10 +271,12 @@ extension KeychainEngine {
 
     /// The exact, case-sensitive check on decrypted attributes; absent primary-key attributes count as "" or 0.
     private static func attributes(
-        _ attributes: [AttributeKey: AttributeValue], of itemClass: ItemClass, match wanted: [AttributeKey: AttributeValue],
+        _ attributes: [AttributeKey: AttributeValue], of itemClass: ItemClass,
+        match wanted: [AttributeKey: AttributeValue],
         query: ItemQuery
     ) -> Bool {
-        let item = Item(itemClass: itemClass, attributes: attributes, secret: nil, persistentReference: .init(bytes: []))
+        let item = Item(
+            itemClass: itemClass, attributes: attributes, secret: nil, persistentReference: .init(bytes: []))
         guard query.synchronizable.admits(item.isSynchronizable) else { return false }
         if let groups = query.accessGroups, !groups.contains(item.accessGroup) { return false }
         let primary = Set(itemClass.primaryKey)

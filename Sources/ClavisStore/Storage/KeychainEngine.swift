@@ -1,12 +1,13 @@
+import ClavisCore
+import ClavisCrypto
+import ClavisSQLite
+import FoundationEssentials
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import FoundationEssentials
 
 /// The keychain's state in one process: the open database, the keybag, the class keys that are open and the lock
 /// state. Not thread-safe: `Keychain` serialises every call through a mutex.
@@ -29,7 +30,8 @@ final class KeychainEngine {
         // A short write-ahead log: each process that opens the keychain after another exited replays the log, so
         // checkpoint often and truncate it back to at most 1 MiB.
         try connection.executeScript(
-            "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;")
+            "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
+        )
         try Schema.migrator.migrate(connection)
         try Self.foldOversizedLog(connection, path: home.databasePath + "-wal")
         self.connection = connection
@@ -99,7 +101,8 @@ final class KeychainEngine {
     private func countingPasscodeAttempts<Result>(_ check: () throws -> Result) throws -> Result {
         guard keybag.hasPasscode else { return try check() }
         if let until = try PasscodeAttempts.lockedUntil(connection) {
-            throw KeychainError(.authFailed, "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
+            throw KeychainError(
+                .authFailed, "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
         }
         do {
             let result = try check()
@@ -125,7 +128,8 @@ final class KeychainEngine {
                 let keys = try openEveryClass(passcode: current)
                 if newPasscode == nil {
                     try connection.execute(
-                        "DELETE FROM items WHERE protection = ?", [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
+                        "DELETE FROM items WHERE protection = ?",
+                        [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
                 }
                 try keybag.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
                 return keys
@@ -147,7 +151,8 @@ final class KeychainEngine {
             guard let passcode, !passcode.isEmpty else {
                 throw KeychainError(.authFailed, "the keychain passcode is required")
             }
-            return try keybag.unwrap(ProtectionClass.allCases, passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
+            return try keybag.unwrap(
+                ProtectionClass.allCases, passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
         }
         guard passcode == nil || passcode?.isEmpty == true else {
             throw KeychainError(.authFailed, "no passcode is set for this keychain")

@@ -10,7 +10,9 @@ enum PasscodeAttempts {
 
     /// When attempts are allowed again, or `nil` when they are allowed now.
     static func lockedUntil(_ connection: Connection, now: Date = Date()) throws -> Date? {
-        guard let text = try setting("passcode_locked_until", connection), let seconds = Double(text) else { return nil }
+        guard let text = try setting("passcode_locked_until", connection), let seconds = Double(text) else {
+            return nil
+        }
         let until = Date(timeIntervalSince1970: seconds)
         return until > now ? until : nil
     }

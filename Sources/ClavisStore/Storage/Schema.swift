@@ -35,6 +35,6 @@ enum Schema {
                 CREATE INDEX items_server ON items (srvr_digest);
                 CREATE INDEX items_label ON items (labl_digest);
                 CREATE INDEX items_access_group ON items (agrp_digest);
-                """),
+                """)
     ])
 }
