@@ -28,7 +28,6 @@ public struct TerminalPasscodeReader: PasscodeReader {
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        show(descriptor, prompt)
         var saved = termios()
         let canConfigure = tcgetattr(descriptor, &saved) == 0
         if canConfigure {
@@ -44,6 +43,8 @@ public struct TerminalPasscodeReader: PasscodeReader {
             if canConfigure { tcsetattr(descriptor, TCSAFLUSH, &saved) }
             show(descriptor, "\n")
         }
+        // The prompt comes after echo is off, so nothing typed once it shows is echoed or flushed away.
+        show(descriptor, prompt)
         let capacity = 1024
         var length = 0
         var canceled = false

@@ -1,3 +1,5 @@
+import ClavisAuthentication
+import ClavisCore
 import Security
 
 #if canImport(Glibc)
@@ -25,24 +27,36 @@ enum Console {
         return ExitStatus.forStatus(status)
     }
 
-    /// Reads a secret: with `prompt` shown and echo off on a terminal, else one line from standard input.
+    /// Reads a secret: with `prompt` shown and echo off on the terminal when standard input is one, else one line
+    /// from standard input. The bytes never pass through a `String`.
     ///
-    /// Returns `nil` at end of input.
-    static func readSecret(prompt: String) -> String? {
-        guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) }
-        FileHandle.standardError.write(Data(prompt.utf8))
-        var saved = termios()
-        let canHide = tcgetattr(STDIN_FILENO, &saved) == 0
-        if canHide {
-            var hidden = saved
-            hidden.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &hidden)
+    /// Returns `nil` at end of input or when the user cancels.
+    static func readSecret(prompt: String) -> SecureBytes? {
+        if isInteractive, let terminal = TerminalPasscodeReader() {
+            return terminal.readPasscode(prompt: prompt)
         }
-        defer {
-            if canHide { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
-            FileHandle.standardError.write(Data("\n".utf8))
+        return readLine(from: STDIN_FILENO, limit: KeychainLimits.secretBytes)
+    }
+
+    /// Reads bytes up to a newline (not included) or the end of input; `nil` when there were none at all.
+    private static func readLine(from descriptor: Int32, limit: Int) -> SecureBytes? {
+        var length = 0
+        var sawAnything = false
+        let buffer = SecureBytes(count: limit) { bytes in
+            var byte: UInt8 = 0
+            while length < limit {
+                let count = read(descriptor, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                sawAnything = true
+                if byte == UInt8(ascii: "\n") { break }
+                bytes[length] = byte
+                length += 1
+            }
+            byte = 0
         }
-        return readLine(strippingNewline: true)
+        guard sawAnything else { return nil }
+        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 
     /// True when standard input is a terminal.

@@ -51,9 +51,7 @@ func unlockInteractivelyIfNeeded() {
     else { return }
     let prompt = "password to unlock keychain: "
     let entered: SecureBytes? =
-        if let askpass { askpass.readPasscode(prompt: prompt) } else {
-            Console.readSecret(prompt: prompt).map { SecureBytes(Data($0.utf8)) }
-        }
+        if let askpass { askpass.readPasscode(prompt: prompt) } else { Console.readSecret(prompt: prompt) }
     guard let passcode = entered else { return }
     do throws(KeychainError) {
         try keychain.unlock(passcode: passcode)

@@ -27,6 +27,32 @@ import Testing
 
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-cli") + "/home" }
 
+    @Test func passcodeAndSecretTypedAtATerminalAreNeverEchoed() throws {
+        let home = try freshHome()
+        let environment = [
+            "CLAVIS_HOME": home, "CLAVIS_ENTITLEMENTS": "", "CLAVIS_ASKPASS": "", "CLAVIS_BIOMETRY_SCRIPT": "",
+        ]
+        let set = try clavis(["set-keychain-password", "-p", "7391"], home: home)
+        #expect(set.status == 0, "\(set.standardError)")
+        let added = try runOnTerminal(
+            [Self.executable, "add-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
+            answers: [("password to unlock keychain:", "7391"), ("password data for new item:", "typed-secret-5521")])
+        #expect(added.status == 0, "\(added.transcript)")
+        #expect(
+            !added.transcript.contains("7391") && !added.transcript.contains("typed-secret-5521"), "\(added.transcript)"
+        )
+        let found = try runOnTerminal(
+            [Self.executable, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
+            answers: [("password to unlock keychain:", "7391")])
+        #expect(found.status == 0, "\(found.transcript)")
+        #expect(found.transcript.contains("typed-secret-5521"), "the secret asked for with -w is printed")
+        #expect(!found.transcript.contains("7391"), "\(found.transcript)")
+        let wrong = try runOnTerminal(
+            [Self.executable, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
+            answers: [("password to unlock keychain:", "0000")])
+        #expect(wrong.status == 36, "a wrong passcode leaves the item locked: \(wrong.transcript)")
+    }
+
     @Test func eachRunClosesTheKeychainSoNoWriteAheadLogIsLeftBehind() throws {
         let home = try freshHome()
         for index in 0..<20 {

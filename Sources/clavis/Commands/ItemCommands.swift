@@ -1,3 +1,4 @@
+import ClavisCore
 import Security
 
 /// `add-generic-password` and `add-internet-password`.
@@ -61,16 +62,18 @@ struct AddPasswordCommand: RunnableCommand {
             Console.error("clavis: no password given on standard input")
             return ExitStatus.usage
         }
+        // Apple's API takes the secret as CFData.
+        let data = Data(secret.unprotectedBytes())
         var query = attributes
         query[kSecClass as String] = kind.itemClass
-        query[kSecValueData as String] = secret
+        query[kSecValueData as String] = data
         let status = SecItemAdd(query as CFDictionary, nil)
         if status == errSecDuplicateItem && updateExisting {
             var match = kind.primaryKeyAttributes(of: attributes)
             match[kSecClass as String] = kind.itemClass
             var changes = attributes
             changes.removeValue(forKey: kSecAttrAccessGroup as String)
-            changes[kSecValueData as String] = secret
+            changes[kSecValueData as String] = data
             let updated = SecItemUpdate(match as CFDictionary, changes as CFDictionary)
             return updated == errSecSuccess ? succeed(context) : context.fail("SecItemUpdate", updated)
         }
@@ -186,9 +189,9 @@ struct SecretSource {
     }
 
     /// The secret's bytes: the value, the answer to the prompt, or empty when the option was not given.
-    func read(prompt: String) -> Data? {
-        if let value { return Data(value.utf8) }
-        guard prompted else { return Data() }
-        return Console.readSecret(prompt: prompt).map { Data($0.utf8) }
+    func read(prompt: String) -> SecureBytes? {
+        if let value { return SecureBytes(Array(value.utf8)) }
+        guard prompted else { return SecureBytes([]) }
+        return Console.readSecret(prompt: prompt)
     }
 }

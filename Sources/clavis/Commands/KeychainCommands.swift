@@ -51,7 +51,7 @@ struct UnlockKeychainCommand: RunnableCommand {
             guard let secret = passcode.read(prompt: "password to unlock keychain: ") else {
                 return context.fail("SecKeychainUnlock", errSecAuthFailed)
             }
-            try keychain.unlock(passcode: SecureBytes(secret))
+            try keychain.unlock(passcode: secret)
             return ExitStatus.success
         } catch {
             return context.fail("SecKeychainUnlock", error.osStatus)
@@ -105,12 +105,12 @@ struct SetKeychainPasswordCommand: RunnableCommand {
                 guard let secret = old.read(prompt: "Old Password: ") else {
                     return context.fail("SecKeychainChangePassword", errSecAuthFailed)
                 }
-                current = SecureBytes(secret)
+                current = secret
             }
             guard let secret = new.read(prompt: "New Password: ") else {
                 return context.fail("SecKeychainChangePassword", errSecParam)
             }
-            try keychain.setPasscode(secret.isEmpty ? nil : SecureBytes(secret), current: current)
+            try keychain.setPasscode(secret.isEmpty ? nil : secret, current: current)
             return ExitStatus.success
         } catch {
             return context.fail("SecKeychainChangePassword", error.osStatus)
