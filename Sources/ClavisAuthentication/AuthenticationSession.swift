@@ -112,7 +112,8 @@ public final class AuthenticationSession: Sendable {
     /// Tells whether `policy` could be evaluated now, without asking the user.
     ///
     /// - Throws: `invalidContext`, `passcodeNotSet`, `biometryNotAvailable`, `biometryNotEnrolled`,
-    ///   `biometryLockout` (not detected before an attempt with every sensor), `companionNotAvailable`.
+    ///   `biometryLockout` (when the sensor can tell without an attempt: the scripted one can, fprintd cannot),
+    ///   `companionNotAvailable`.
     public func canEvaluate(_ policy: Policy) throws(AuthenticationFailure) {
         let sensor = authenticators.sensor
         state.withLock { $0.biometryKind = sensor.kind }
@@ -125,6 +126,7 @@ public final class AuthenticationSession: Sendable {
             let enrolment = try sensor.enrolmentState()
             state.withLock { $0.domainState = enrolment }
             guard try verifier().hasPasscode else { throw .passcodeNotSet }
+            if sensor.isLockedOut { throw .biometryLockout }
         }
     }
 

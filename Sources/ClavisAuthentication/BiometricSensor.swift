@@ -21,6 +21,14 @@ public protocol BiometricSensor: Sendable {
 
     /// Called after the keychain passcode was verified: ends a biometric lockout.
     func passcodeSucceeded()
+
+    /// True when biometry is locked out now, as far as the sensor can tell without an attempt.
+    var isLockedOut: Bool { get }
+}
+
+extension BiometricSensor {
+    /// Sensors that learn of a lockout only by trying say no.
+    public var isLockedOut: Bool { false }
 }
 
 /// The kind of biometric sensor (Apple's `LABiometryType`).

@@ -54,6 +54,11 @@ public struct ScriptedSensor: BiometricSensor {
         try transact { script in script.attempt() }.value
     }
 
+    /// True after five no-matches in a row or a scripted `lockout`, until a passcode succeeds.
+    public var isLockedOut: Bool {
+        (try? transact { script in .success(script.lockedOut == true) })?.value ?? false
+    }
+
     /// Clears the failure count and the lockout.
     public func passcodeSucceeded() {
         _ = try? transact { script in

@@ -101,17 +101,21 @@ import Testing
                             .deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                     }
                 }
-                // Locked out: no outcome is consumed.
+                // Locked out: no outcome is consumed, and canEvaluatePolicy says so before any attempt.
                 await #expect(throws: LAError(.biometryLockout)) {
                     try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                 }
                 #expect(ACL.remainingOutcomes == ["match"])
+                var canError: NSError?
+                #expect(!LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &canError))
+                #expect(canError?.code == LAError.Code.biometryLockout.rawValue)
                 // deviceOwnerAuthentication falls back to the passcode, which ends the lockout.
                 #expect(try await LAContext().evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r"))
                 #expect(ACL.askpassCalls.count == 1)
                 #expect(
                     try await LAContext().evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                 )
+                #expect(LAContext().canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil))
             }
         }
 
