@@ -86,7 +86,8 @@ public struct Row {
             guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
         case SQLITE_FLOAT:
-            return .integer(Int64(sqlite3_column_double(handle, column)))
+            // Clavis never stores reals; one in a tampered file reads as an integer when it is one, else NULL.
+            return Int64(exactly: sqlite3_column_double(handle, column)).map(DatabaseValue.integer) ?? .null
         default:
             return .null
         }

@@ -28,6 +28,25 @@ import Testing
         #expect(item?[kSecValueData as String] as? Data == Data("v1".utf8))
     }
 
+    @Test func persistentReferenceAloneFindsAndDeletesASynchronizableItem() throws {
+        let service = TestKeychain.uniqueService()
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: "synced", kSecValueData as String: Data("v1".utf8),
+            kSecAttrSynchronizable as String: true, kSecReturnPersistentRef as String: true,
+        ]
+        var added: CFTypeRef?
+        #expect(SecItemAdd(add as CFDictionary, &added) == errSecSuccess)
+        let reference = try #require(added as? Data)
+        let (status, result) = copyMatching([
+            kSecValuePersistentRef as String: reference, kSecReturnAttributes as String: true,
+        ])
+        #expect(status == errSecSuccess)
+        #expect((result as? [String: Any])?[kSecAttrAccount as String] as? String == "synced")
+        #expect(SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary) == errSecSuccess)
+        #expect(copyMatching([kSecValuePersistentRef as String: reference]).0 == errSecItemNotFound)
+    }
+
     @Test func persistentReferenceFromCopyMatchingMatchesTheOneFromAdd() throws {
         let service = TestKeychain.uniqueService()
         let reference = try #require(addReturningReference(service: service, account: "alice"))

@@ -98,20 +98,22 @@ final class KeychainEngine {
     }
 
     /// Runs a passcode check, refusing it during a lockout and counting a wrong passcode toward the next one.
+    ///
+    /// The attempt is counted as a failure before the check runs, in one transaction with the lockout test, so
+    /// guesses made by many processes at once cannot all slip in before the count catches up; a right passcode
+    /// then clears the count.
     private func countingPasscodeAttempts<Result>(_ check: () throws -> Result) throws -> Result {
         guard keybag.hasPasscode else { return try check() }
-        if let until = try PasscodeAttempts.lockedUntil(connection) {
-            throw KeychainError(
-                .authFailed, "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
-        }
-        do {
-            let result = try check()
-            try PasscodeAttempts.recordSuccess(connection)
-            return result
-        } catch let error as KeychainError where error.code == .authFailed {
+        try connection.transaction {
+            if let until = try PasscodeAttempts.lockedUntil(connection) {
+                throw KeychainError(
+                    .authFailed, "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
+            }
             try PasscodeAttempts.recordFailure(connection)
-            throw error
         }
+        let result = try check()
+        try PasscodeAttempts.recordSuccess(connection)
+        return result
     }
 
     /// Sets, changes (`newPasscode` non-nil) or removes (`nil`) the passcode after checking `current`.
@@ -122,7 +124,7 @@ final class KeychainEngine {
             throw KeychainError(.param, "a passcode cannot be empty; remove it instead")
         }
         try keybag.refreshPasscodeState(connection)
-        let keys = try countingPasscodeAttempts {
+        let (keys, rewrapped) = try countingPasscodeAttempts {
             try connection.transaction {
                 try keybag.refreshPasscodeState(connection)
                 let keys = try openEveryClass(passcode: current)
@@ -131,10 +133,13 @@ final class KeychainEngine {
                         "DELETE FROM items WHERE protection = ?",
                         [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
                 }
-                try keybag.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
-                return keys
+                // Re-wrap a copy: the engine's keybag changes only once the transaction has committed.
+                var rewrapped = keybag
+                try rewrapped.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
+                return (keys, rewrapped)
             }
         }
+        keybag = rewrapped
         classKeys = keys
         lockState = .unlocked
     }

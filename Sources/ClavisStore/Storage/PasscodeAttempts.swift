@@ -10,10 +10,10 @@ enum PasscodeAttempts {
 
     /// When attempts are allowed again, or `nil` when they are allowed now.
     static func lockedUntil(_ connection: Connection, now: Date = Date()) throws -> Date? {
-        guard let text = try setting("passcode_locked_until", connection), let seconds = Double(text) else {
-            return nil
-        }
-        let until = Date(timeIntervalSince1970: seconds)
+        guard let text = try setting("passcode_locked_until", connection), let seconds = Double(text), seconds.isFinite
+        else { return nil }
+        // Never longer than the longest backoff from now, whatever the file says.
+        let until = min(Date(timeIntervalSince1970: seconds), now.addingTimeInterval(backoff.last ?? 3600))
         return until > now ? until : nil
     }
 
@@ -21,7 +21,8 @@ enum PasscodeAttempts {
     @discardableResult
     static func recordFailure(_ connection: Connection, now: Date = Date()) throws -> Date? {
         try connection.transaction {
-            let failures = (try setting("passcode_failures", connection).flatMap { Int($0) } ?? 0) + 1
+            let recorded = try setting("passcode_failures", connection).flatMap { Int($0) } ?? 0
+            let failures = min(max(recorded, 0), 1_000_000) + 1
             try store("passcode_failures", String(failures), connection)
             guard failures >= freeAttempts else { return nil }
             let until = now.addingTimeInterval(backoff[min(failures - freeAttempts, backoff.count - 1)])

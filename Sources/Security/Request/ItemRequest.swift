@@ -69,6 +69,9 @@ struct ItemRequest {
         accessGroup = try query.takeString(kSecAttrAccessGroup)
         if let value = query.take(kSecAttrSynchronizable) {
             synchronizable = try Self.synchronizable(value, for: operation)
+        } else if persistentReference != nil && operation != .add {
+            // A persistent reference names one item, synchronizable or not.
+            synchronizable = .any
         }
         (accessControl, protection) = try Self.protection(&query)
         authentication = try AuthenticationOptions(&query, for: operation)
