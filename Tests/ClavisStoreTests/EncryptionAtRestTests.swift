@@ -106,6 +106,19 @@ import Testing
         #expect(temporary.contents(of: "device.key").count == 32)
     }
 
+    @Test func filesOthersCouldReadAreNarrowedToTheirOwnerOnOpen() throws {
+        _ = try temporary.open()
+        for (path, mode) in [
+            (temporary.home.path, 0o755), (temporary.home.databasePath, 0o644), (temporary.home.deviceKeyPath, 0o644),
+        ] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        }
+        _ = try temporary.open()
+        #expect(try mode(of: temporary.home.path) == 0o700)
+        #expect(try mode(of: temporary.home.databasePath) == 0o600)
+        #expect(try mode(of: temporary.home.deviceKeyPath) == 0o600)
+    }
+
     private func mode(of path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.posixPermissions] as? Int ?? -1) & 0o777

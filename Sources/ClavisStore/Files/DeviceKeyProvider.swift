@@ -33,6 +33,7 @@ public struct DeviceKeyFile: DeviceKeyProvider {
             }
             _ = try PrivateFiles.createSecretFile(path, contents: generate())
         }
+        try PrivateFiles.restrictToOwner(path, mode: 0o600)
         let key = try PrivateFiles.readSecret(path, limit: Self.byteCount)
         guard key.count == Self.byteCount else {
             throw KeychainError(

@@ -21,6 +21,31 @@ enum PrivateFiles {
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             throw KeychainError(.io, "\(path) is not a folder")
         }
+        guard status.st_uid == geteuid() else {
+            throw KeychainError(.io, "\(path) belongs to another user; a keychain folder must be its owner's")
+        }
+        try restrictToOwner(path, mode: 0o700)
+    }
+
+    /// Creates the file at `path` with mode 0600 unless it exists, and narrows an existing one to 0600.
+    static func makeOwnerOnlyFile(_ path: String) throws(KeychainError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        guard errno == EEXIST else { throw KeychainError(.io, "cannot create \(path): \(describeErrno())") }
+        try restrictToOwner(path, mode: 0o600)
+    }
+
+    /// Sets `mode` on an existing file or folder whose permissions give the group or others any access.
+    static func restrictToOwner(_ path: String, mode: mode_t) throws(KeychainError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw KeychainError(.io, "cannot read \(path): \(describeErrno())") }
+        guard status.st_mode & 0o077 != 0 else { return }
+        guard chmod(path, mode) == 0 else {
+            throw KeychainError(.io, "cannot restrict \(path) to its owner: \(describeErrno())")
+        }
     }
 
     /// True when something exists at `path`.

@@ -23,8 +23,8 @@ final class KeychainEngine {
         try PrivateFiles.makeOwnerOnlyFolder(home.path)
         let databaseExisted = (PrivateFiles.size(home.databasePath) ?? 0) > 0
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
+        try PrivateFiles.makeOwnerOnlyFile(home.databasePath)
         let connection = try Connection(path: home.databasePath)
-        chmod(home.databasePath, 0o600)
         try Self.checkIsKeychain(connection, path: home.databasePath)
         try connection.enableWriteAheadLogging()
         // A short write-ahead log: each process that opens the keychain after another exited replays the log, so
