@@ -49,6 +49,26 @@ import Testing
         #expect(try keychain.find(query(account: "b")).first?.secret?.string == "secret-b")
     }
 
+    @Test func aDamagedItemHidesNoOtherFromListingsAndCanBeDeletedByReference() throws {
+        let keychain = try temporary.open()
+        let damaged = try keychain.add(password(account: "a", secret: "secret-a"))
+        _ = try keychain.add(password(account: "b", secret: "secret-b"))
+        let inspector = try StoreInspector(temporary.home)
+        let id = try #require(try inspector.itemIDs().first)
+        var bytes = try inspector.blob("attributes", id: id)
+        bytes[bytes.count - 1] ^= 0x80
+        try inspector.setBlob("attributes", id: id, bytes)
+
+        let listing = try keychain.find(ItemQuery(itemClass: .genericPassword, returnsSecret: true))
+        #expect(listing.map { $0.secret?.string } == ["secret-b"])
+        #expect(status { try keychain.find(query(account: "a")) } == .decode)
+        #expect(status { try keychain.delete(query(account: "a", returnsSecret: false)) } == .decode)
+        let byReference = ItemQuery(itemClass: .genericPassword, persistentReference: damaged.persistentReference)
+        #expect(try keychain.delete(byReference) == 1)
+        _ = try keychain.add(password(account: "a", secret: "fresh"))
+        #expect(try keychain.find(query(account: "a")).first?.secret?.string == "fresh")
+    }
+
     @Test func swappingTwoItemsBlobsMakesBothFail() throws {
         let keychain = try temporary.open()
         _ = try keychain.add(password(account: "a", secret: "secret-a"))

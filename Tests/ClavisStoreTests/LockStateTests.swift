@@ -70,6 +70,20 @@ import Testing
         #expect(status { try keychain.add(password(account: "dk", [.accessible: .string("dk")])) } == .duplicateItem)
     }
 
+    @Test func listingWhileLockedShowsTheOpenClassesAndUpdatesStayStrict() throws {
+        let keychain = try keychainWithEveryClass()
+        keychain.lock()
+        let listed = try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("svc")]))
+        let open = Set(ProtectionClass.allCases.filter { $0.isOpen(in: .locked) }.map(\.rawValue))
+        #expect(Set(listed.compactMap { $0.attributes[.account]?.stringValue }) == open)
+        let all = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("svc")])
+        #expect(
+            status { try keychain.update(all, with: ItemChanges(attributes: [.comment: .string("c")])) }
+                == .interactionNotAllowed)
+        #expect(status { try keychain.delete(all) } == .interactionNotAllowed)
+        #expect(try keychain.find(all).count == open.count, "a refused delete removes nothing")
+    }
+
     @Test func updateAndDeleteOfAClosedClassAreRefused() throws {
         let keychain = try keychainWithEveryClass()
         keychain.lock()

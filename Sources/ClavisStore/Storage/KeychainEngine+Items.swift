@@ -120,17 +120,24 @@ extension KeychainEngine {
     // MARK: Find
 
     func find(_ query: ItemQuery) throws -> [Item] {
-        try matches(for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil).map(
-            \.item)
+        try matches(
+            for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil,
+            passingUnreadableRows: true
+        ).map(\.item)
     }
 
     /// The items a query matches, each with its row id, in insertion order and up to the query's limit.
     ///
     /// With a `guard` (reading secrets, updating, deleting), an item whose access control the query's proof does
     /// not satisfy fails the query, or is left out under `UnauthenticatedItemPolicy.skip`.
-    private func matches(for query: ItemQuery, loadingSecrets: Bool, guard operation: GuardedOperation?) throws
-        -> [(rowID: Int64, item: Item)]
-    {
+    ///
+    /// A candidate row that cannot be read (its class is closed, or its data was altered) fails the query, unless
+    /// `passingUnreadableRows` (searches): then it is passed over, so one locked or damaged item does not hide every
+    /// other, and its error is thrown only when nothing else matched.
+    private func matches(
+        for query: ItemQuery, loadingSecrets: Bool, guard operation: GuardedOperation?,
+        passingUnreadableRows: Bool = false
+    ) throws -> [(rowID: Int64, item: Item)] {
         let itemClass = query.itemClass
         guard itemClass.isStorable else {
             throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
@@ -139,13 +146,21 @@ extension KeychainEngine {
         if let limit = query.limit.maximum, limit < 1 { return [] }
         let (sql, values) = candidateSelection(query, attributes: wanted)
         var found: [(rowID: Int64, item: Item)] = []
+        var unreadable: KeychainError?
         try connection.forEachRow(sql, values) { row in
             let candidate = try ItemRow(row: row, itemClass: itemClass)
-            let classKey = try classKey(for: candidate.binding.protection)
-            let itemKey = try ItemSealer.itemKey(
-                wrappedKey: candidate.wrappedKey, classKey: classKey, binding: candidate.binding)
-            let attributes = try ItemSealer.openAttributes(
-                candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
+            let itemKey: SecureBytes
+            let attributes: [AttributeKey: AttributeValue]
+            do {
+                itemKey = try ItemSealer.itemKey(
+                    wrappedKey: candidate.wrappedKey, classKey: classKey(for: candidate.binding.protection),
+                    binding: candidate.binding)
+                attributes = try ItemSealer.openAttributes(
+                    candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
+            } catch let error as KeychainError where passingUnreadableRows {
+                unreadable = unreadable ?? error
+                return true
+            }
             guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
             if let operation, try !Self.admits(attributes, query: query, for: operation) { return true }
             let secret =
@@ -160,6 +175,7 @@ extension KeychainEngine {
                 ))
             return query.limit.maximum.map { found.count < $0 } ?? true
         }
+        if found.isEmpty, let unreadable { throw unreadable }
         return found
     }
 
@@ -169,8 +185,16 @@ extension KeychainEngine {
         return try connection.rows("EXPLAIN QUERY PLAN " + sql, values).compactMap { $0.last?.text }
     }
 
-    /// SQL that narrows the rows by the columns a query can be checked against without decrypting.
+    /// The statement that selects `query`'s candidate rows, in insertion order.
     private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
+        String, [DatabaseValue]
+    ) {
+        let (conditions, values) = candidateConditions(query, attributes: attributes)
+        return ("SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id", values)
+    }
+
+    /// The conditions that narrow the rows by the columns a query can be checked against without decrypting.
+    private func candidateConditions(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
         String, [DatabaseValue]
     ) {
         var conditions = ["class = ?", "tombstone = 0"]
@@ -210,8 +234,7 @@ extension KeychainEngine {
             values.append(.blob(digests.digest(of: key, value)))
             indexChosen = true
         }
-        let sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
-        return (sql, values)
+        return (conditions.joined(separator: " AND "), values)
     }
 
     /// What a guarded match is for.
@@ -323,13 +346,26 @@ extension KeychainEngine {
 
     func delete(_ query: ItemQuery) throws -> Int {
         try connection.transaction {
-            let found = try matches(for: query, loadingSecrets: false, guard: .delete)
+            let found: [(rowID: Int64, item: Item)]
+            do {
+                found = try matches(for: query, loadingSecrets: false, guard: .delete)
+            } catch let error as KeychainError where error.code == .decode && query.persistentReference != nil {
+                return try deleteUnreadable(query)
+            }
             for (rowID, item) in found {
                 try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
                 if item.isSynchronizable { try insertTombstone(for: item) }
             }
             return found.count
         }
+    }
+
+    /// Removes a damaged item named by its persistent reference without reading it: nothing can ever open it, and
+    /// it must not block a new item. The reference, class and the caller's groups still select the row.
+    private func deleteUnreadable(_ query: ItemQuery) throws -> Int {
+        let (conditions, values) = candidateConditions(query, attributes: [:])
+        try connection.execute("DELETE FROM items WHERE \(conditions)", values)
+        return connection.changes
     }
 
     /// Records that a synchronizable item's primary key went away: its attributes under a new reference, no secret.

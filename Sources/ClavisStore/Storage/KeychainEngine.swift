@@ -107,7 +107,8 @@ final class KeychainEngine {
         try connection.transaction {
             if let until = try PasscodeAttempts.lockedUntil(connection) {
                 throw KeychainError(
-                    .authFailed, "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
+                    .authFailed,
+                    "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
             }
             try PasscodeAttempts.recordFailure(connection)
         }
