@@ -91,15 +91,21 @@ enum PasswordKind: Sendable {
         return attributes
     }
 
-    /// The primary-key attributes among `attributes`: what `-U` matches an existing item by.
-    func primaryKeyAttributes(of attributes: [String: Any]) -> [String: Any] {
-        let keys: [CFString] =
+    /// The whole primary key of the item `attributes` describe: what `-U` matches the existing item by.
+    ///
+    /// Every primary-key attribute is named, an absent one as "" or 0 (as the uniqueness rule counts it), with the
+    /// item's access group and `sync` false, so the update can only reach the one item the add collided with.
+    func primaryKey(of attributes: [String: Any], accessGroup: String) -> [String: Any] {
+        let strings: [CFString] =
             self == .generic
-            ? [kSecAttrAccount, kSecAttrService, kSecAttrAccessGroup]
-            : [
-                kSecAttrAccount, kSecAttrSecurityDomain, kSecAttrServer, kSecAttrProtocol,
-                kSecAttrAuthenticationType, kSecAttrPort, kSecAttrPath, kSecAttrAccessGroup,
-            ]
-        return attributes.filter { entry in keys.contains { $0 as String == entry.key } }
+            ? [kSecAttrAccount, kSecAttrService]
+            : [kSecAttrAccount, kSecAttrSecurityDomain, kSecAttrServer, kSecAttrProtocol, kSecAttrAuthenticationType,
+               kSecAttrPath]
+        var key: [String: Any] = [
+            kSecAttrAccessGroup as String: accessGroup, kSecAttrSynchronizable as String: false,
+        ]
+        for name in strings { key[name as String] = attributes[name as String] ?? "" }
+        if self == .internet { key[kSecAttrPort as String] = attributes[kSecAttrPort as String] ?? 0 }
+        return key
     }
 }

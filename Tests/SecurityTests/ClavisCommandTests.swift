@@ -168,6 +168,27 @@ import Testing
         #expect(try clavis(["delete-generic-password", "-a", "alice", "-s", "mail"], home: home).status == 44)
     }
 
+    @Test func updateExistingChangesOnlyTheItemTheAddCollidedWith() throws {
+        let home = try freshHome()
+        for (account, secret) in [("", "blank"), ("alice", "alices"), ("bob", "bobs")] {
+            var arguments = ["add-generic-password", "-s", "mail", "-w", secret]
+            if !account.isEmpty { arguments += ["-a", account] }
+            #expect(try clavis(arguments, home: home).status == 0)
+        }
+        let update = try clavis(["add-generic-password", "-s", "mail", "-w", "X", "-U"], home: home)
+        #expect(update.status == 0, "\(update.standardError)")
+        for (account, secret) in [("", "X"), ("alice", "alices"), ("bob", "bobs")] {
+            let found = try clavis(["find-generic-password", "-a", account, "-s", "mail", "-w"], home: home)
+            #expect(found.standardOutput == secret + "\n", "account '\(account)'")
+        }
+        let site = ["add-internet-password", "-a", "bob", "-s", "example.com"]
+        #expect(try clavis(site + ["-r", "htps", "-P", "443", "-w", "tls"], home: home).status == 0)
+        #expect(try clavis(site + ["-w", "plain"], home: home).status == 0)
+        #expect(try clavis(site + ["-w", "plain2", "-U"], home: home).status == 0)
+        let tls = try clavis(["find-internet-password", "-a", "bob", "-s", "example.com", "-P", "443", "-w"], home: home)
+        #expect(tls.standardOutput == "tls\n", "the https item keeps its secret")
+    }
+
     @Test func findShowsAttributesButNotTheSecretUnlessAsked() throws {
         let home = try freshHome()
         _ = try clavis(["add-generic-password", "-a", "bob", "-s", "vpn", "-w", "topsecret", "-j", "note"], home: home)

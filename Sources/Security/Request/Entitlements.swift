@@ -97,3 +97,10 @@ struct Entitlements: Sendable, Equatable {
         return ProcessInfo.processInfo.processName
     }
 }
+
+/// The access group an item added by this process without `kSecAttrAccessGroup` goes to (its first entitled group),
+/// or "" when the entitlements cannot be read (every call then fails with `errSecMissingEntitlement` anyway).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+@_spi(Clavis) public func ClavisDefaultAccessGroup() -> String {
+    (try? Entitlements.current().defaultGroup) ?? ""
+}

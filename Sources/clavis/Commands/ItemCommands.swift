@@ -1,5 +1,5 @@
 import ClavisCore
-import Security
+@_spi(Clavis) import Security
 
 /// `add-generic-password` and `add-internet-password`.
 struct AddPasswordCommand: RunnableCommand {
@@ -69,7 +69,8 @@ struct AddPasswordCommand: RunnableCommand {
         query[kSecValueData as String] = data
         let status = SecItemAdd(query as CFDictionary, nil)
         if status == errSecDuplicateItem && updateExisting {
-            var match = kind.primaryKeyAttributes(of: attributes)
+            let group = attributes[kSecAttrAccessGroup as String] as? String ?? ClavisDefaultAccessGroup()
+            var match = kind.primaryKey(of: attributes, accessGroup: group)
             match[kSecClass as String] = kind.itemClass
             var changes = attributes
             changes.removeValue(forKey: kSecAttrAccessGroup as String)
