@@ -58,8 +58,9 @@ public struct FprintdSensor: BiometricSensor {
         let text = String(decoding: outcome.output, as: UTF8.self)
         if text.contains("verify-match") { return state }
         if text.contains("verify-no-match") { throw .authenticationFailed }
-        if text.contains("verify-disconnected") { throw .biometryNotAvailable }
-        throw .userCancel
+        // Disconnected, claimed by another program, or any error: biometry is not available now, so an evaluation
+        // that allows it falls back to the passcode rather than ending as a cancel.
+        throw .biometryNotAvailable
     }
 
     /// fprintd keeps no lockout of its own.

@@ -45,9 +45,10 @@ public struct TerminalPasscodeReader: PasscodeReader {
         }
         // The prompt comes after echo is off, so nothing typed once it shows is echoed or flushed away.
         show(descriptor, prompt)
-        let capacity = 1024
+        let capacity = KeychainLimits.passcodeBytes
         var length = 0
         var canceled = false
+        var tooLong = false
         let typed = SecureBytes(count: capacity) { buffer in
             var byte: UInt8 = 0
             while true {
@@ -60,17 +61,22 @@ public struct TerminalPasscodeReader: PasscodeReader {
                 switch byte {
                 case UInt8(ascii: "\n"), UInt8(ascii: "\r"), 0x04: return
                 case 0x7F, 0x08: length = max(0, length - 1)
-                case 0x15: length = 0
+                case 0x15:
+                    length = 0
+                    tooLong = false
                 default:
                     if length < capacity {
                         buffer[length] = byte
                         length += 1
+                    } else {
+                        tooLong = true
                     }
                 }
             }
             byte = 0
         }
-        if canceled { return nil }
+        // An over-long entry cannot be any passcode: refuse it rather than check a truncated one.
+        if canceled || tooLong { return nil }
         return typed.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 

@@ -28,6 +28,8 @@ extension ItemClass {
 public enum KeychainLimits {
     /// The largest secret (`kSecValueData`) an item may hold: 16 MiB.
     public static let secretBytes = 16 * 1024 * 1024
+    /// The longest keychain passcode: 1 KiB (what a terminal prompt accepts).
+    public static let passcodeBytes = 1024
     /// The largest single attribute value: 64 KiB.
     public static let attributeValueBytes = 64 * 1024
 }

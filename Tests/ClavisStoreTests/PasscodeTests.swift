@@ -62,9 +62,14 @@ import Testing
         #expect(status { try second.add(password(account: "p", [.accessible: .string("akpu")])) } == .notAvailable)
     }
 
-    @Test func emptyNewPasscodeIsRejected() throws {
+    @Test func emptyOrOverlongNewPasscodeIsRejected() throws {
         let keychain = try temporary.open()
         #expect(status { try keychain.setPasscode("".secret, current: nil, kdf: .cheapForTesting()) } == .param)
+        let overlong = String(repeating: "p", count: KeychainLimits.passcodeBytes + 1).secret
+        #expect(status { try keychain.setPasscode(overlong, current: nil, kdf: .cheapForTesting()) } == .param)
+        let longest = String(repeating: "p", count: KeychainLimits.passcodeBytes).secret
+        try keychain.setPasscode(longest, current: nil, kdf: .cheapForTesting())
+        try keychain.verifyPasscode(longest)
     }
 
     @Test func theRecordedKDFIsTheOneTheKeychainWasGiven() throws {

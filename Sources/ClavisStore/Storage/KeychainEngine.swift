@@ -124,6 +124,9 @@ final class KeychainEngine {
         if let newPasscode, newPasscode.isEmpty {
             throw KeychainError(.param, "a passcode cannot be empty; remove it instead")
         }
+        if let newPasscode, newPasscode.count > KeychainLimits.passcodeBytes {
+            throw KeychainError(.param, "a passcode is at most \(KeychainLimits.passcodeBytes) bytes")
+        }
         try keybag.refreshPasscodeState(connection)
         let (keys, rewrapped) = try countingPasscodeAttempts {
             try connection.transaction {
