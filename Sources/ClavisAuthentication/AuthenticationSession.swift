@@ -41,14 +41,19 @@ public final class AuthenticationSession: Sendable {
         /// The enrolment state a biometric match was made under.
         public var biometryEnrolment: Data?
 
+        /// The identity of the keychain that verified the passcode.
+        public var passcodeKeychain: Data?
+
         /// The credentials as the proof the store checks.
         public var proof: AuthenticationProof {
-            AuthenticationProof(passcode: passcode, biometryEnrolment: biometryEnrolment)
+            AuthenticationProof(
+                passcode: passcode, biometryEnrolment: biometryEnrolment, passcodeKeychain: passcodeKeychain)
         }
     }
 
     private struct State {
         var passcodeAt: ContinuousClock.Instant?
+        var passcodeKeychain: Data?
         var biometryAt: ContinuousClock.Instant?
         var biometryEnrolment: Data?
         var domainState: Data?
@@ -89,13 +94,15 @@ public final class AuthenticationSession: Sendable {
     /// The fresh credentials, or `nil` when none are (or the session was invalidated).
     public var credentials: Credentials? {
         let window = reuseWindow
-        return state.withLock { state in
+        return state.withLock { state -> Credentials? in
             guard !state.invalidated else { return nil }
             let now = ContinuousClock.now
             let passcode = state.passcodeAt.map { now - $0 <= window } ?? false
             let biometry = state.biometryAt.map { now - $0 <= window } ?? false
             guard passcode || biometry else { return nil }
-            return Credentials(passcode: passcode, biometryEnrolment: biometry ? state.biometryEnrolment : nil)
+            return Credentials(
+                passcode: passcode, biometryEnrolment: biometry ? state.biometryEnrolment : nil,
+                passcodeKeychain: passcode ? state.passcodeKeychain : nil)
         }
     }
 
@@ -250,8 +257,13 @@ public final class AuthenticationSession: Sendable {
     /// Asks for the keychain passcode; success ends a biometric lockout.
     private func askPasscode(reason: String) throws(AuthenticationFailure) {
         let prompt = reason.isEmpty ? "Keychain passcode: " : "\(reason) (keychain passcode): "
-        try authenticators.passcode.authenticate(prompt: prompt, verifier: verifier(), interactive: true)
-        state.withLock { $0.passcodeAt = .now }
+        let verifier = try verifier()
+        try authenticators.passcode.authenticate(prompt: prompt, verifier: verifier, interactive: true)
+        let identity = verifier.identity
+        state.withLock { state in
+            state.passcodeAt = .now
+            state.passcodeKeychain = identity
+        }
         authenticators.sensor.passcodeSucceeded()
     }
 

@@ -13,6 +13,9 @@ public protocol PasscodeVerifier: Sendable {
 
     /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
     var passcodeLockout: Date? { get throws(KeychainError) }
+
+    /// The keychain's identity, recorded in the proof of a verified passcode so no other keychain accepts it.
+    var identity: Data { get }
 }
 
 /// Authenticates the user by the keychain passcode, read by a `PasscodeReader` and checked by a `PasscodeVerifier`.

@@ -6,14 +6,26 @@ public import FoundationEssentials
 public struct AuthenticationProof: Sendable, Hashable {
     /// The keychain passcode was entered and verified.
     public var passcode: Bool
+    /// The identity (`Keychain.identity`) of the keychain whose passcode was verified; another keychain ignores the
+    /// passcode part of the proof. `nil` leaves the proof unbound, for callers that verified it themselves.
+    public var passcodeKeychain: Data?
     /// The enrolment state a biometric match was made under (`LAContext.evaluatedPolicyDomainState`); `nil` when
     /// no biometric match was made.
     public var biometryEnrolment: Data?
 
     /// Creates a proof.
-    public init(passcode: Bool = false, biometryEnrolment: Data? = nil) {
+    public init(passcode: Bool = false, biometryEnrolment: Data? = nil, passcodeKeychain: Data? = nil) {
         self.passcode = passcode
         self.biometryEnrolment = biometryEnrolment
+        self.passcodeKeychain = passcodeKeychain
+    }
+
+    /// The proof as keychain `identity` may use it: without the passcode when that was verified by another keychain.
+    public func accepted(by identity: Data) -> AuthenticationProof {
+        guard passcode, let passcodeKeychain, passcodeKeychain != identity else { return self }
+        var narrowed = self
+        narrowed.passcode = false
+        return narrowed
     }
 }
 

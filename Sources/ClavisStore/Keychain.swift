@@ -37,6 +37,9 @@ public final class Keychain: KeychainStore {
     /// The lock state as this process sees it.
     public var lockState: LockState { engine.withLock { $0.lockState } }
 
+    /// A stable identity of this keychain (not secret), which binds passcode proofs to the keychain that checked them.
+    public var identity: Data { engine.withLock { $0.keybag.identity } }
+
     /// True while the keychain has a passcode.
     public var hasPasscode: Bool { engine.withLock { $0.keybag.hasPasscode } }
 

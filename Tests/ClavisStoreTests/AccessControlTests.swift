@@ -77,6 +77,19 @@ import Testing
         }
     }
 
+    @Test func aPasscodeProofOpensOnlyTheKeychainThatVerifiedIt() throws {
+        let keychain = try keychainWithPasscode()
+        _ = try keychain.add(protected("a", .devicePasscode))
+        let other = TemporaryHome()
+        let otherKeychain = try other.open()
+        #expect(otherKeychain.identity != keychain.identity)
+        let fromOther = AuthenticationProof(passcode: true, passcodeKeychain: otherKeychain.identity)
+        #expect(status { try read(keychain, "a", proof: fromOther) } == .interactionNotAllowed)
+        let fromThis = AuthenticationProof(passcode: true, passcodeKeychain: keychain.identity)
+        #expect(try read(keychain, "a", proof: fromThis) == "secret-a")
+        #expect(try temporary.open().identity == keychain.identity, "the identity is stable across opens")
+    }
+
     @Test func changedEnrolmentMakesACurrentSetItemPermanentlyUnreadable() throws {
         let keychain = try keychainWithPasscode()
         _ = try keychain.add(protected("bound", .biometryCurrentSet))

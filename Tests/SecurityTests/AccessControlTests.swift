@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisCrypto
 import Foundation
 import LocalAuthentication
 @_spi(Clavis) import Security
@@ -290,6 +291,34 @@ import Testing
             }
             #expect(status == errSecSuccess)
             #expect((result as? Data).map { String(decoding: $0, as: UTF8.self) } == "new")
+        }
+
+        @Test func aContextWhosePasscodeAnotherKeychainCheckedOpensNothingHere() async throws {
+            let service = TestKeychain.uniqueService()
+            ACL.run { #expect(ACL.add(service: service, ACL.access(.devicePasscode)) == errSecSuccess) }
+            // Another keychain whose passcode the caller knows.
+            let otherHome = try makeTemporaryFolder("clavis-other") + "/home"
+            try ClavisWithKeychainHome(otherHome) {
+                try ClavisEmbeddedKeychain().setPasscode(
+                    SecureBytes(Data("0000".utf8)), current: nil, kdf: PasscodeKDF.cheapForTesting())
+            }
+            ACL.script(outcomes: ["fallback"])
+            ACL.answer("0000")
+            defer { ACL.answer(ACL.passcode) }
+            let context = try await ClavisWithKeychainHome(otherHome) { () async throws -> LAContext in
+                let context = LAContext()
+                #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r"))
+                return context
+            }
+            let read = ACL.run {
+                ACL.read(
+                    service: service,
+                    [
+                        kSecUseAuthenticationContext as String: context,
+                        kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail,
+                    ])
+            }
+            #expect(read.0 == errSecInteractionNotAllowed)
         }
 
         @Test func userPresenceOpensWithBiometryOrThePasscode() {

@@ -33,6 +33,9 @@ struct Keybag {
         }
     }
 
+    /// A stable, non-secret identity of this keychain: SHA-256 of its random keybag salt.
+    var identity: Data { Data(SHA256.hash(Array("clavis.keychain-identity.v1".utf8) + salt)) }
+
     /// True while a passcode is set.
     var hasPasscode: Bool { passcodeKDF != nil }
 

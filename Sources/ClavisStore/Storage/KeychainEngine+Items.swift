@@ -145,6 +145,7 @@ extension KeychainEngine {
         let wanted = try itemClass.normalized(query.attributes)
         if let limit = query.limit.maximum, limit < 1 { return [] }
         let (sql, values) = candidateSelection(query, attributes: wanted)
+        let proof = query.authentication?.accepted(by: keybag.identity)
         var found: [(rowID: Int64, item: Item)] = []
         var unreadable: KeychainError?
         try connection.forEachRow(sql, values) { row in
@@ -162,7 +163,7 @@ extension KeychainEngine {
                 return true
             }
             guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
-            if let operation, try !Self.admits(attributes, query: query, for: operation) { return true }
+            if let operation, try !Self.admits(attributes, proof: proof, query: query, for: operation) { return true }
             let secret =
                 loadingSecrets
                 ? try ItemSealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding) : nil
@@ -249,10 +250,11 @@ extension KeychainEngine {
     /// Whether the query's proof opens an item's access control: true when it does or the item has none, false
     /// when the item is to be skipped; throws when it is to fail the query.
     private static func admits(
-        _ attributes: [AttributeKey: AttributeValue], query: ItemQuery, for operation: GuardedOperation
+        _ attributes: [AttributeKey: AttributeValue], proof: AuthenticationProof?, query: ItemQuery,
+        for operation: GuardedOperation
     ) throws -> Bool {
         guard let accessControl = try accessControl(of: attributes) else { return true }
-        switch accessControl.evaluate(query.authentication) {
+        switch accessControl.evaluate(proof) {
         case .satisfied:
             return true
         case .invalidated where operation == .delete:
