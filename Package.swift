@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(
             name: "clavis",
             dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication", "CProcessHardening"]),
+        .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",
             dependencies: ["Security", "LocalAuthentication", "ClavisCore", "ClavisStore", "ClavisCrypto"],

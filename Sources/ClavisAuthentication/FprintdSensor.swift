@@ -21,8 +21,13 @@ public struct FprintdSensor: BiometricSensor {
         guard let list = ChildProcess.find("fprintd-list"), let verify = ChildProcess.find("fprintd-verify") else {
             return nil
         }
-        listPath = list
-        verifyPath = verify
+        self.init(listPath: list, verifyPath: verify, user: user)
+    }
+
+    /// The sensor through the fprintd clients at these paths.
+    init(listPath: String, verifyPath: String, user: String) {
+        self.listPath = listPath
+        self.verifyPath = verifyPath
         self.user = user
     }
 
