@@ -139,7 +139,10 @@ public final class AuthenticationSession: Sendable {
 
     /// Evaluates `policy`, asking the user unless fresh credentials already satisfy it.
     public func evaluate(_ policy: Policy, reason: String) throws(AuthenticationFailure) {
-        guard !isInvalidated else { throw .invalidContext }
+        try cancellable { () throws(AuthenticationFailure) in try evaluateOnce(policy, reason: reason) }
+    }
+
+    private func evaluateOnce(_ policy: Policy, reason: String) throws(AuthenticationFailure) {
         let fresh = credentials
         switch policy {
         case .companion: throw .companionNotAvailable
@@ -168,7 +171,26 @@ public final class AuthenticationSession: Sendable {
     public func evaluate(flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool = false)
         throws(AuthenticationFailure)
     {
+        try cancellable { () throws(AuthenticationFailure) in
+            try evaluateOnce(flags: flags, boundEnrolment: boundEnrolment, reason: reason, forDeletion: forDeletion)
+        }
+    }
+
+    /// Runs one evaluation: `invalidContext` on an invalidated session, and `appCancel` (Apple's answer) when the
+    /// session is invalidated while the evaluation runs, whatever the prompt's outcome.
+    private func cancellable(_ evaluation: () throws(AuthenticationFailure) -> Void) throws(AuthenticationFailure) {
         guard !isInvalidated else { throw .invalidContext }
+        do {
+            try evaluation()
+        } catch {
+            throw isInvalidated ? .appCancel : error
+        }
+        if isInvalidated { throw .appCancel }
+    }
+
+    private func evaluateOnce(
+        flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool
+    ) throws(AuthenticationFailure) {
         let constraints = flags.subtracting([.or, .and, .privateKeyUsage])
         let requiresAll = flags.contains(.and)
         let conditions = Self.conditions.filter { constraints.contains($0) }

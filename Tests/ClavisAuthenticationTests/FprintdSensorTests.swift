@@ -1,6 +1,7 @@
-@testable import ClavisAuthentication
 import Foundation
 import Testing
+
+@testable import ClavisAuthentication
 
 /// The fprintd sensor reading what fprintd's own clients print; the clients here are scripts that print it.
 @Suite struct FprintdSensorTests {

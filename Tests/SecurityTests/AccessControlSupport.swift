@@ -81,7 +81,8 @@ enum ACL {
 
     // MARK: The askpass program
 
-    /// The askpass program: logs its arguments, answers with the answer file's first line, exits 1 for CANCEL.
+    /// The askpass program: logs its arguments, answers with the answer file's first line, exits 1 for CANCEL; an
+    /// answer starting with "SLOW " is given after a second, like a person typing.
     static var askpassPath: String { TestKeychain.home + "/askpass" }
     static var answerPath: String { TestKeychain.home + "/askpass-answer" }
     static var callsPath: String { TestKeychain.home + "/askpass-calls" }
@@ -92,6 +93,7 @@ enum ACL {
             printf '%s\\n' "$#|$*" >> '\(callsPath)'
             answer=$(head -n 1 '\(answerPath)')
             [ "$answer" = CANCEL ] && exit 1
+            case "$answer" in "SLOW "*) sleep 1; answer=${answer#SLOW } ;; esac
             printf '%s\\n' "$answer"
 
             """

@@ -120,6 +120,28 @@ import Testing
             }
         }
 
+        @Test func invalidatingAContextDuringAnEvaluationEndsItWithAppCancel() {
+            ACL.script(outcomes: ["fallback"])
+            ACL.answer("SLOW " + ACL.passcode)
+            defer { ACL.answer(ACL.passcode) }
+            ACL.run {
+                let context = LAContext()
+                let done = DispatchSemaphore(value: 0)
+                nonisolated(unsafe) var failure: (any Error)?
+                context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r") { _, error in
+                    failure = error
+                    done.signal()
+                }
+                usleep(300_000)  // the askpass program is still "typing"
+                context.invalidate()
+                done.wait()
+                #expect((failure as? LAError)?.code == .appCancel)
+                var error: NSError?
+                #expect(!context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error))
+                #expect(error?.code == LAError.Code.invalidContext.rawValue)
+            }
+        }
+
         @Test func failedBiometryFallsBackToThePasscode() async throws {
             ACL.script(outcomes: ["no-match"])
             ACL.answer(ACL.passcode)
