@@ -99,8 +99,10 @@ enum PasswordKind: Sendable {
         let strings: [CFString] =
             self == .generic
             ? [kSecAttrAccount, kSecAttrService]
-            : [kSecAttrAccount, kSecAttrSecurityDomain, kSecAttrServer, kSecAttrProtocol, kSecAttrAuthenticationType,
-               kSecAttrPath]
+            : [
+                kSecAttrAccount, kSecAttrSecurityDomain, kSecAttrServer, kSecAttrProtocol, kSecAttrAuthenticationType,
+                kSecAttrPath,
+            ]
         var key: [String: Any] = [
             kSecAttrAccessGroup as String: accessGroup, kSecAttrSynchronizable as String: false,
         ]

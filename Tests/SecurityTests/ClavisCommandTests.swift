@@ -185,7 +185,8 @@ import Testing
         #expect(try clavis(site + ["-r", "htps", "-P", "443", "-w", "tls"], home: home).status == 0)
         #expect(try clavis(site + ["-w", "plain"], home: home).status == 0)
         #expect(try clavis(site + ["-w", "plain2", "-U"], home: home).status == 0)
-        let tls = try clavis(["find-internet-password", "-a", "bob", "-s", "example.com", "-P", "443", "-w"], home: home)
+        let tls = try clavis(
+            ["find-internet-password", "-a", "bob", "-s", "example.com", "-P", "443", "-w"], home: home)
         #expect(tls.standardOutput == "tls\n", "the https item keeps its secret")
     }
 

@@ -41,17 +41,7 @@ struct AttributeChanges {
         }
         let (accessControl, protection) = try ItemRequest.protection(&changes)
         _ = try changes.takeBool(kSecUseDataProtectionKeychain)
-        let kinds = itemClass.attributeKinds
-        for name in changes.keys {
-            let key = AttributeKey(rawValue: name)
-            guard let kind = kinds[key] else {
-                throw KeychainError(
-                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
-            }
-            let value = try ValueDecoding.attribute(changes.take(name as NSString) as Any, kind: kind, key: name)
-            if key == .creationDate || key == .modificationDate { continue }
-            attributes[key] = value
-        }
+        attributes = try changes.takeAttributes(of: itemClass, droppingDates: true)
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if let accessControl {
             attributes[.accessControl] = .data(try AccessControlBinding.bound(accessControl, for: itemClass).encoded)

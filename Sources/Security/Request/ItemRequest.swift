@@ -77,18 +77,7 @@ struct ItemRequest {
         authentication = try AuthenticationOptions(&query, for: operation)
         try Self.skipIgnoredKeys(&query)
 
-        let readOnly: Set<AttributeKey> = [.creationDate, .modificationDate]
-        let kinds = itemClass.attributeKinds
-        for name in query.keys {
-            let key = AttributeKey(rawValue: name)
-            guard let kind = kinds[key] else {
-                throw KeychainError(
-                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
-            }
-            let value = try ValueDecoding.attribute(query.take(name as NSString) as Any, kind: kind, key: name)
-            if operation == .add && readOnly.contains(key) { continue }
-            attributes[key] = value
-        }
+        attributes = try query.takeAttributes(of: itemClass, droppingDates: operation == .add)
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if operation == .add, let policy = accessControl {
             let bound = try AccessControlBinding.bound(policy, for: itemClass)

@@ -45,6 +45,28 @@ struct QueryDictionary {
         guard let value = take(key) else { return nil }
         return try ValueDecoding.bool(value, key: key as String)
     }
+
+    /// Takes every remaining entry as an attribute of `itemClass`, checked against its schema; `cdat` and `mdat`
+    /// are read (and checked) but left out when `droppingDates`, since the store sets them.
+    ///
+    /// - Throws: `noSuchAttribute` for a key the class lacks, `param` for a value of the wrong type.
+    mutating func takeAttributes(of itemClass: ItemClass, droppingDates: Bool) throws(KeychainError)
+        -> [AttributeKey: AttributeValue]
+    {
+        let kinds = itemClass.attributeKinds
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        for name in keys {
+            let key = AttributeKey(rawValue: name)
+            guard let kind = kinds[key] else {
+                throw KeychainError(
+                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+            }
+            let value = try ValueDecoding.attribute(take(name as NSString) as Any, kind: kind, key: name)
+            if droppingDates && (key == .creationDate || key == .modificationDate) { continue }
+            attributes[key] = value
+        }
+        return attributes
+    }
 }
 
 /// Conversions from the values a caller may put in a dictionary to typed values, with `errSecParam` for any other.
