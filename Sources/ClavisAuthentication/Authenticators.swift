@@ -35,14 +35,16 @@ public struct Authenticators: Sendable {
     public static func fromEnvironment(
         verifier: @escaping @Sendable () throws(KeychainError) -> any PasscodeVerifier
     ) -> Authenticators {
-        let reader: (any PasscodeReader)?
-        if let askpass = environment("CLAVIS_ASKPASS") {
-            reader = AskpassPasscodeReader(program: askpass)
-        } else {
-            reader = TerminalPasscodeReader()
-        }
-        return Authenticators(
-            sensor: sensorFromEnvironment(), passcode: PasscodeAuthenticator(reader: reader), verifier: verifier)
+        Authenticators(
+            sensor: sensorFromEnvironment(), passcode: PasscodeAuthenticator(reader: passcodeReaderFromEnvironment()),
+            verifier: verifier)
+    }
+
+    /// Where this process's environment says to ask for the passcode: the askpass program named by
+    /// `CLAVIS_ASKPASS`, else the controlling terminal, else nowhere.
+    public static func passcodeReaderFromEnvironment() -> (any PasscodeReader)? {
+        if let askpass = environment("CLAVIS_ASKPASS") { return AskpassPasscodeReader(program: askpass) }
+        return TerminalPasscodeReader()
     }
 
     /// The biometric sensor this process's environment names: the scripted sensor when `CLAVIS_BIOMETRY_SCRIPT`

@@ -16,6 +16,15 @@ public protocol KeychainStore: Sendable {
 
     /// Deletes every matching item in one transaction and returns how many were deleted.
     func delete(_ query: ItemQuery) throws(KeychainError) -> Int
+
+    /// The lock state as the caller sees it.
+    var lockState: LockState { get }
+
+    /// True while the keychain has a passcode.
+    var hasPasscode: Bool { get }
+
+    /// Unlocks with the passcode (`nil` when none is set); `authFailed` for a wrong one.
+    func unlock(passcode: SecureBytes?) throws(KeychainError)
 }
 
 /// An item to add: its class, its attributes and its secret.

@@ -41,25 +41,6 @@ func helpText(for name: String?) -> String {
         + "  Show this list, or one command's options (clavis help COMMAND)."
 }
 
-/// On a terminal, or through the askpass program named by `CLAVIS_ASKPASS`, asks for the passcode of a keychain
-/// that has one and is not unlocked in this process, so item verbs reach `WhenUnlocked` items. Elsewhere the
-/// keychain stays as it is and such items answer `errSecInteractionNotAllowed` (exit 36).
-func unlockInteractivelyIfNeeded() {
-    let askpass = getenv("CLAVIS_ASKPASS").map { String(cString: $0) }.flatMap { AskpassPasscodeReader(program: $0) }
-    guard askpass != nil || Console.isInteractive, let keychain = try? ClavisEmbeddedKeychain(), keychain.hasPasscode,
-        keychain.lockState != .unlocked
-    else { return }
-    let prompt = "password to unlock keychain: "
-    let entered: SecureBytes? =
-        if let askpass { askpass.readPasscode(prompt: prompt) } else { Console.readSecret(prompt: prompt) }
-    guard let passcode = entered else { return }
-    do throws(KeychainError) {
-        try keychain.unlock(passcode: passcode)
-    } catch {
-        Console.error("clavis: SecKeychainUnlock: \(error.code.message)")
-    }
-}
-
 func runClavis(_ arguments: [String]) -> Int32 {
     var arguments = arguments
     var json = false
@@ -97,7 +78,12 @@ func runClavis(_ arguments: [String]) -> Int32 {
         Console.error("clavis: \(error.message)\n\n" + descriptor.usageText)
         return ExitStatus.usage
     }
-    if descriptor.usesItems { unlockInteractivelyIfNeeded() }
+    // A locked keychain is unlocked first when someone can be asked (terminal or CLAVIS_ASKPASS), as `security`
+    // does; elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36).
+    if descriptor.usesItems {
+        let unlocked = ClavisUnlockIfLocked()
+        if unlocked != errSecSuccess { return Console.fail("SecKeychainUnlock", unlocked) }
+    }
     let context = CommandContext(
         json: json, formatter: ItemFormatter(keychainPath: KeychainHome.fromEnvironment().databasePath, json: json))
     return command.run(context)

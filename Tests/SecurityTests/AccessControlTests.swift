@@ -343,6 +343,35 @@ import Testing
             #expect(read.0 == errSecInteractionNotAllowed)
         }
 
+        @Test func aLockedKeychainAsksForItsPasscodeThenAnswers() throws {
+            _ = ACL.home  // the test process's environment: entitlements, askpass program, sensor
+            let home = try makeTemporaryFolder("clavis-locked") + "/home"
+            defer { ACL.answer(ACL.passcode) }
+            try ClavisWithKeychainHome(home) {
+                try ClavisEmbeddedKeychain().setPasscode(
+                    SecureBytes(Data("2468".utf8)), current: nil, kdf: PasscodeKDF.cheapForTesting())
+                #expect(addGenericPassword(service: "locked", account: "a", data: Data("s".utf8)) == errSecSuccess)
+                try ClavisEmbeddedKeychain().lock()
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "locked",
+                    kSecReturnData as String: true,
+                ]
+                var noUI = query
+                noUI[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+                #expect(copyMatching(noUI).0 == errSecInteractionNotAllowed)
+                ACL.answer("CANCEL")
+                #expect(copyMatching(query).0 == errSecUserCanceled)
+                ACL.answer("1357")
+                #expect(copyMatching(query).0 == errSecAuthFailed)
+                ACL.answer("2468")
+                let (status, result) = copyMatching(query)
+                #expect(status == errSecSuccess)
+                #expect(result as? Data == Data("s".utf8))
+                #expect(ACL.askpassCalls == ["1|password to unlock keychain: "])
+                #expect(copyMatching(noUI).0 == errSecSuccess, "unlocked for the rest of the process")
+            }
+        }
+
         @Test func userPresenceOpensWithBiometryOrThePasscode() {
             let service = TestKeychain.uniqueService()
             ACL.run { #expect(ACL.add(service: service, ACL.access(.userPresence)) == errSecSuccess) }

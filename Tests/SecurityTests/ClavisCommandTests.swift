@@ -49,8 +49,9 @@ import Testing
         #expect(!found.transcript.contains("7391"), "\(found.transcript)")
         let wrong = try runOnTerminal(
             [Self.executable, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
-            answers: [("password to unlock keychain:", "0000")])
-        #expect(wrong.status == 36, "a wrong passcode leaves the item locked: \(wrong.transcript)")
+            answers: Array(repeating: ("password to unlock keychain:", "0000"), count: 3))
+        #expect(wrong.status == 51, "three wrong passcodes: SecKeychainUnlock fails: \(wrong.transcript)")
+        #expect(!wrong.transcript.contains("typed-secret-5521"))
     }
 
     @Test func eachRunClosesTheKeychainSoNoWriteAheadLogIsLeftBehind() throws {

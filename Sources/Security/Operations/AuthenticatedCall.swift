@@ -13,6 +13,8 @@ import ClavisCore
 ///   cancellation `errSecUserCanceled`, no way to ask (no terminal, no askpass program, or the context's
 ///   `interactionNotAllowed`) `errSecInteractionNotAllowed`.
 ///
+/// A keychain that is locked (its class keys closed) is unlocked first when someone can be asked for its passcode.
+///
 /// An item whose `biometryCurrentSet` enrolment changed answers `errSecAuthFailed`, now and forever; only a delete
 /// may still remove it, after one biometric match under the current enrolment.
 enum AuthenticatedCall {
@@ -21,15 +23,23 @@ enum AuthenticatedCall {
 
     /// Runs `body` with the credentials to hand to the store, authenticating as needed.
     static func run<Result>(
-        _ options: AuthenticationOptions, operation: Operation,
+        _ options: AuthenticationOptions, operation: Operation, store: any KeychainStore,
         _ body: (AuthenticationProof?, UnauthenticatedItemPolicy) throws(KeychainError) -> Result
     ) throws(KeychainError) -> Result {
+        var unlockAsked = false
         let unauthenticated: UnauthenticatedItemPolicy = options.interface == .skip ? .skip : .fail
         var session = options.context?.clavisSession
         var proof = session.flatMap(Self.proof(of:))
         for _ in 0...maximumEvaluations {
             do {
                 return try body(proof, unauthenticated)
+            } catch  where error.code == .interactionNotAllowed && error.pendingAccessControl == nil {
+                // The keychain itself is locked: ask for its passcode once, as macOS does, then retry.
+                guard options.interface == .allow, !unlockAsked,
+                    options.context?.clavisSession.interactionNotAllowed != true
+                else { throw error }
+                unlockAsked = true
+                try KeychainUnlock.unlock(store, blocked: error)
             } catch  where error.code == .interactionNotAllowed && error.pendingAccessControl != nil {
                 guard options.interface == .allow, let pending = error.pendingAccessControl else { throw error }
                 let evaluating = session ?? ClavisAuthenticationSession()

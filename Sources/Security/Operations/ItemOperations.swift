@@ -27,8 +27,11 @@ enum ItemOperations {
         itemAttributes[.synchronizable] = .bool(request.synchronizable == .yes)
         itemAttributes[.accessible] = .string(protection.rawValue)
         let secret = SecureBytes(request.secret ?? Data())
-        var added = try Transport.current.store().add(
-            NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret))
+        let store = try Transport.current.store()
+        let item = NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret)
+        var added = try AuthenticatedCall.run(request.authentication, operation: .add, store: store) {
+            (_, _) throws(KeychainError) in try store.add(item)
+        }
         guard let result, !request.returns.isEmpty else { return }
         if request.returns.contains(.data) { added.secret = secret }
         result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
@@ -43,7 +46,7 @@ enum ItemOperations {
         var itemQuery = try itemQuery(for: request, limit: limit)
         itemQuery.returnsSecret = result != nil && request.returns.contains(.data)
         let store = try Transport.current.store()
-        let items = try AuthenticatedCall.run(request.authentication, operation: .copyMatching) {
+        let items = try AuthenticatedCall.run(request.authentication, operation: .copyMatching, store: store) {
             (proof, unauthenticated) throws(KeychainError) in
             itemQuery.authentication = proof
             itemQuery.unauthenticatedItems = unauthenticated
@@ -69,7 +72,7 @@ enum ItemOperations {
             throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly")
         }
         let store = try Transport.current.store()
-        let count = try AuthenticatedCall.run(request.authentication, operation: .update) {
+        let count = try AuthenticatedCall.run(request.authentication, operation: .update, store: store) {
             (proof, _) throws(KeychainError) in
             var query = itemQuery
             query.authentication = proof
@@ -85,7 +88,7 @@ enum ItemOperations {
         let request = try ItemRequest(query, for: .delete, compatibility: .current)
         let itemQuery = try itemQuery(for: request, limit: .all)
         let store = try Transport.current.store()
-        let count = try AuthenticatedCall.run(request.authentication, operation: .delete) {
+        let count = try AuthenticatedCall.run(request.authentication, operation: .delete, store: store) {
             (proof, _) throws(KeychainError) in
             var query = itemQuery
             query.authentication = proof
