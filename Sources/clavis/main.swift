@@ -16,7 +16,7 @@ let commands: [CommandDescriptor] = [
     DeletePasswordCommand.descriptor(.generic), AddPasswordCommand.descriptor(.internet),
     FindPasswordCommand.descriptor(.internet), DeletePasswordCommand.descriptor(.internet),
     DumpKeychainCommand.descriptor, UnlockKeychainCommand.descriptor, LockKeychainCommand.descriptor,
-    SetKeychainPasswordCommand.descriptor, ErrorCommand.descriptor,
+    SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, ErrorCommand.descriptor,
 ]
 
 let overview = """

@@ -54,6 +54,29 @@ import Testing
         #expect(!wrong.transcript.contains("typed-secret-5521"))
     }
 
+    @Test func exportThenImportOnAnotherKeychainRestoresWhatMayTravel() throws {
+        let home = try freshHome()
+        let otherHome = try freshHome()
+        let backup = try makeTemporaryFolder("clavis-backup") + "/backup.clavis"
+        #expect(try clavis(["add-generic-password", "-a", "a", "-s", "s", "-w", "travels"], home: home).status == 0)
+        let local = ["add-generic-password", "-a", "b", "-s", "s", "-w", "stays", "--accessible", "aku"]
+        #expect(try clavis(local, home: home).status == 0)
+        let exported = try clavis(["--json", "export", "-o", backup], home: home, input: "pass phrase\n")
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(
+            exported.standardOutput.contains("\"exported\" : 1") || exported.standardOutput.contains("\"exported\":1"))
+        let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        #expect(try clavis(["import", backup, "-P", "wrong"], home: otherHome).status == 51)
+        let imported = try clavis(["import", backup], home: otherHome, input: "pass phrase\n")
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("restored 1 items"))
+        let found = try clavis(["find-generic-password", "-a", "a", "-s", "s", "-w"], home: otherHome)
+        #expect(found.standardOutput == "travels\n")
+        #expect(try clavis(["find-generic-password", "-a", "b", "-s", "s"], home: otherHome).status == 44)
+    }
+
     @Test func eachRunClosesTheKeychainSoNoWriteAheadLogIsLeftBehind() throws {
         let home = try freshHome()
         for index in 0..<20 {

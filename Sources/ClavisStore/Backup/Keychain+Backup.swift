@@ -1,0 +1,88 @@
+public import ClavisCore
+public import ClavisCrypto
+public import FoundationEssentials
+
+extension Keychain {
+    /// What a backup holds and what was left behind.
+    public struct BackupSummary: Sendable, Hashable {
+        /// Items written to the backup.
+        public var exported: Int
+        /// Items left out because they are `ThisDeviceOnly`: they never leave this device.
+        public var thisDeviceOnly: Int
+        /// Items left out because their access control needs an authentication to read their secret.
+        public var accessControlled: Int
+    }
+
+    /// Writes every item that may travel (protection classes without `ThisDeviceOnly`) into a backup sealed under
+    /// `passphrase`, for restoring on another device or after a reinstall.
+    ///
+    /// `ThisDeviceOnly` items and items whose access control needs an authentication stay behind (counted in the
+    /// summary). Needs the keychain unlocked.
+    /// - Parameter kdf: how the passphrase becomes a key; by default scrypt calibrated to about 100 ms.
+    /// - Throws: `interactionNotAllowed` while the keychain is not unlocked, `param` for an empty passphrase.
+    public func exportBackup(passphrase: SecureBytes, kdf: PasscodeKDF? = nil) throws(KeychainError) -> (
+        archive: Data, summary: BackupSummary
+    ) {
+        guard lockState == .unlocked else {
+            throw KeychainError(.interactionNotAllowed, "the keychain must be unlocked to export a backup")
+        }
+        var summary = BackupSummary(exported: 0, thisDeviceOnly: 0, accessControlled: 0)
+        var entries: [BackupArchive.Entry] = []
+        for itemClass in ItemClass.allCases where itemClass.isStorable {
+            let everything = ItemQuery(itemClass: itemClass, synchronizable: .any, limit: .all)
+            var withSecrets = everything
+            withSecrets.returnsSecret = true
+            withSecrets.unauthenticatedItems = .skip
+            let all = try find(everything)
+            let readable = try find(withSecrets)
+            for item in readable {
+                if item.protection.isThisDeviceOnly {
+                    summary.thisDeviceOnly += 1
+                } else if let secret = item.secret {
+                    entries.append(.init(itemClass: itemClass, attributes: item.attributes, secret: secret))
+                }
+            }
+            summary.accessControlled += all.count - readable.count
+        }
+        summary.exported = entries.count
+        do {
+            let archive = try BackupArchive.seal(
+                entries, passphrase: passphrase, kdf: kdf ?? PasscodeKDF.calibrated())
+            return (Data(archive), summary)
+        } catch {
+            throw KeychainError(converting: error)
+        }
+    }
+
+    /// What a restore did.
+    public struct RestoreSummary: Sendable, Hashable {
+        /// Items added.
+        public var restored: Int
+        /// Items skipped because an item with the same primary key exists.
+        public var alreadyPresent: Int
+    }
+
+    /// Adds the items of a backup made by `exportBackup`, keeping their attributes and access groups; items whose
+    /// primary key already exists are left as they are.
+    ///
+    /// - Throws: `authFailed` for a wrong passphrase or an altered backup, `decode` for a file that is not a
+    ///   backup, `interactionNotAllowed` when an item's protection class is closed.
+    public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
+        let entries: [BackupArchive.Entry]
+        do {
+            entries = try BackupArchive.open(Array(archive), passphrase: passphrase)
+        } catch {
+            throw KeychainError(converting: error)
+        }
+        var summary = RestoreSummary(restored: 0, alreadyPresent: 0)
+        for entry in entries {
+            do {
+                _ = try add(NewItem(itemClass: entry.itemClass, attributes: entry.attributes, secret: entry.secret))
+                summary.restored += 1
+            } catch  where error.code == .duplicateItem {
+                summary.alreadyPresent += 1
+            }
+        }
+        return summary
+    }
+}

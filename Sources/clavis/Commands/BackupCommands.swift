@@ -1,0 +1,106 @@
+import ClavisCore
+import ClavisStore
+import Foundation
+@_spi(Clavis) import Security
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `export`: writes the items that may leave this device into a backup sealed under a passphrase.
+struct ExportCommand: RunnableCommand {
+    var path: String
+    var passphrase: SecretSource
+
+    static let descriptor = CommandDescriptor(
+        name: "export",
+        summary: "Write a passphrase-sealed backup of the items that may leave this device (no ThisDeviceOnly items).",
+        options: [
+            OptionSpec(flag: "-o", valueName: "file", help: "the backup file to write (mode 0600)"),
+            OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)"),
+        ]
+    ) { (parsed) throws(UsageError) in
+        guard let path = parsed.value("-o") else { throw UsageError(message: "export needs -o file") }
+        var passphrase = SecretSource(parsed, flag: "-P")
+        passphrase.prompted = passphrase.value == nil
+        return ExportCommand(path: path, passphrase: passphrase)
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        guard let secret = passphrase.read(prompt: "passphrase for the backup: ") else {
+            return context.fail("SecItemExport", errSecUserCanceled)
+        }
+        do throws(KeychainError) {
+            let (archive, summary) = try ClavisEmbeddedKeychain().exportBackup(passphrase: secret)
+            try BackupFile.save(archive, to: path)
+            if context.json {
+                Console.out(
+                    ItemFormatter.jsonText([
+                        "exported": summary.exported, "thisDeviceOnly": summary.thisDeviceOnly,
+                        "accessControlled": summary.accessControlled,
+                    ]))
+            } else {
+                Console.out(
+                    "exported \(summary.exported) items to \(path); left on this device: "
+                        + "\(summary.thisDeviceOnly) ThisDeviceOnly, \(summary.accessControlled) access-controlled")
+            }
+            return ExitStatus.success
+        } catch {
+            return context.fail("SecItemExport", error.osStatus)
+        }
+    }
+}
+
+/// `import`: adds the items of a backup made by `export`, skipping those already present.
+struct ImportCommand: RunnableCommand {
+    var path: String
+    var passphrase: SecretSource
+
+    static let descriptor = CommandDescriptor(
+        name: "import", summary: "Restore the items of a backup made by export (existing items are kept).",
+        options: [
+            OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)")
+        ], operands: "FILE"
+    ) { (parsed) throws(UsageError) in
+        guard parsed.operands.count == 1 else { throw UsageError(message: "import needs one backup file") }
+        var passphrase = SecretSource(parsed, flag: "-P")
+        passphrase.prompted = passphrase.value == nil
+        return ImportCommand(path: parsed.operands[0], passphrase: passphrase)
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        guard let archive = FileManager.default.contents(atPath: path) else {
+            Console.error("clavis: cannot read \(path)")
+            return ExitStatus.forStatus(errSecIO)
+        }
+        guard let secret = passphrase.read(prompt: "passphrase for the backup: ") else {
+            return context.fail("SecItemImport", errSecUserCanceled)
+        }
+        do throws(KeychainError) {
+            let summary = try ClavisEmbeddedKeychain().importBackup(archive, passphrase: secret)
+            if context.json {
+                Console.out(
+                    ItemFormatter.jsonText(["restored": summary.restored, "alreadyPresent": summary.alreadyPresent]))
+            } else {
+                Console.out("restored \(summary.restored) items; \(summary.alreadyPresent) were already present")
+            }
+            return ExitStatus.success
+        } catch {
+            return context.fail("SecItemImport", error.osStatus)
+        }
+    }
+}
+
+/// Writing a backup file readable only by its owner.
+enum BackupFile {
+    static func save(_ archive: Data, to path: String) throws(KeychainError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw KeychainError(.io, "cannot write \(path)") }
+        defer { close(descriptor) }
+        _ = fchmod(descriptor, 0o600)
+        let written = archive.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == archive.count, fsync(descriptor) == 0 else { throw KeychainError(.io, "cannot write \(path)") }
+    }
+}
