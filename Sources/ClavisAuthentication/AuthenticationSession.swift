@@ -137,9 +137,26 @@ public final class AuthenticationSession: Sendable {
         }
     }
 
+    /// The moment an evaluation was asked for, which may be before it runs (`LAContext` runs it on another
+    /// thread): an evaluation asked for before `invalidate()` ends with `appCancel`, one asked for after it with
+    /// `invalidContext`, however late the thread starts.
+    public struct EvaluationStart: Sendable {
+        fileprivate let sessionWasValid: Bool
+    }
+
+    /// Marks that an evaluation is asked for now.
+    public func startEvaluation() -> EvaluationStart {
+        EvaluationStart(sessionWasValid: !isInvalidated)
+    }
+
     /// Evaluates `policy`, asking the user unless fresh credentials already satisfy it.
-    public func evaluate(_ policy: Policy, reason: String) throws(AuthenticationFailure) {
-        try cancellable { () throws(AuthenticationFailure) in try evaluateOnce(policy, reason: reason) }
+    /// - Parameter start: when the evaluation was asked for; `nil` means now.
+    public func evaluate(_ policy: Policy, reason: String, startedAt start: EvaluationStart? = nil)
+        throws(AuthenticationFailure)
+    {
+        try cancellable(start ?? startEvaluation()) { () throws(AuthenticationFailure) in
+            try evaluateOnce(policy, reason: reason)
+        }
     }
 
     private func evaluateOnce(_ policy: Policy, reason: String) throws(AuthenticationFailure) {
@@ -168,18 +185,23 @@ public final class AuthenticationSession: Sendable {
     ///   enrolment differs, that condition can never be met (the item is invalidated: `authenticationFailed`).
     /// - Parameter forDeletion: the item is to be deleted: an invalidated `biometryCurrentSet` item asks for one
     ///   match under the current enrolment instead, so that the owner can remove what nothing can open any more.
-    public func evaluate(flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool = false)
-        throws(AuthenticationFailure)
-    {
-        try cancellable { () throws(AuthenticationFailure) in
+    /// - Parameter start: when the evaluation was asked for; `nil` means now.
+    public func evaluate(
+        flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool = false,
+        startedAt start: EvaluationStart? = nil
+    ) throws(AuthenticationFailure) {
+        try cancellable(start ?? startEvaluation()) { () throws(AuthenticationFailure) in
             try evaluateOnce(flags: flags, boundEnrolment: boundEnrolment, reason: reason, forDeletion: forDeletion)
         }
     }
 
-    /// Runs one evaluation: `invalidContext` on an invalidated session, and `appCancel` (Apple's answer) when the
-    /// session is invalidated while the evaluation runs, whatever the prompt's outcome.
-    private func cancellable(_ evaluation: () throws(AuthenticationFailure) -> Void) throws(AuthenticationFailure) {
-        guard !isInvalidated else { throw .invalidContext }
+    /// Runs one evaluation: `invalidContext` when the session was invalidated before it was asked for, and
+    /// `appCancel` (Apple's answer) when the session is invalidated after that, whatever the prompt's outcome.
+    private func cancellable(_ start: EvaluationStart, _ evaluation: () throws(AuthenticationFailure) -> Void)
+        throws(AuthenticationFailure)
+    {
+        guard start.sessionWasValid else { throw .invalidContext }
+        if isInvalidated { throw .appCancel }
         do {
             try evaluation()
         } catch {

@@ -78,9 +78,10 @@ open class LAContext: NSObject, _ClavisAuthenticationContext {
     ) {
         let session = clavisSession
         let sessionPolicy = Self.sessionPolicy(policy)
+        let start = session.startEvaluation()
         DispatchQueue.global().async {
             do throws(AuthenticationFailure) {
-                try session.evaluate(sessionPolicy, reason: localizedReason)
+                try session.evaluate(sessionPolicy, reason: localizedReason, startedAt: start)
                 reply(true, nil)
             } catch {
                 reply(false, LAError(error))
@@ -104,10 +105,12 @@ open class LAContext: NSObject, _ClavisAuthenticationContext {
     ) {
         let session = clavisSession
         let policy = accessControl.policy
+        let start = session.startEvaluation()
         DispatchQueue.global().async {
             do throws(AuthenticationFailure) {
                 try session.evaluate(
-                    flags: policy.flags, boundEnrolment: policy.boundBiometryEnrolment, reason: localizedReason)
+                    flags: policy.flags, boundEnrolment: policy.boundBiometryEnrolment, reason: localizedReason,
+                    startedAt: start)
                 reply(true, nil)
             } catch {
                 reply(false, LAError(error))
