@@ -105,7 +105,7 @@ import Testing
         }
         // While it waits for the secret on stdin, its limits are readable; poll until hardening has run.
         var coreLimit = ""
-        for _ in 0..<200 {
+        for _ in 0..<1000 {  // up to 10 s: a loaded machine starts Foundation slowly
             let limits =
                 (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8)) ?? ""
             coreLimit =
