@@ -57,10 +57,16 @@ final class KeychainEngine {
         _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
+    /// Accepts a Clavis keychain or an empty database. Both facts are read from one snapshot: another process may
+    /// be creating the keychain at this moment, and reading them apart could see its tables but not its id.
     private static func checkIsKeychain(_ connection: Connection, path: String) throws {
-        let applicationID = try connection.scalar("PRAGMA application_id")?.integer ?? 0
+        let (applicationID, tables) = try connection.transaction(immediate: false) {
+            (
+                try connection.scalar("PRAGMA application_id")?.integer ?? 0,
+                try connection.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
+            )
+        }
         if applicationID == Schema.applicationID { return }
-        let tables = try connection.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
         guard applicationID == 0, tables == 0 else {
             throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a Clavis keychain")
         }
