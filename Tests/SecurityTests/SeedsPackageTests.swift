@@ -86,7 +86,9 @@ import Testing
         let swift = try locateSwift()
         let build = try runProcess(
             swift, ["build", "--package-path", package, "--scratch-path", base + "/build", "--product", "Seeds"])
-        #expect(build.status == 0, "swift build of the seeds package failed:\n\(build.standardOutput)\n\(build.standardError)")
+        #expect(
+            build.status == 0,
+            "swift build of the seeds package failed:\n\(build.standardOutput)\n\(build.standardError)")
         return base + "/build/debug/Seeds"
     }
 
