@@ -27,13 +27,12 @@ func runOnTerminal(
     var searchFrom = 0
     for answer in answers {
         while Date() < deadline {
-            if let range = transcript.text.range(
-                of: answer.prompt,
-                range: transcript.text.index(
-                    transcript.text.startIndex, offsetBy: min(searchFrom, transcript.text.count))..<transcript.text
-                    .endIndex)
-            {
-                searchFrom = transcript.text.distance(from: transcript.text.startIndex, to: range.upperBound)
+            // One snapshot per look: the transcript grows on another thread, and indices of one string are not
+            // valid in the next.
+            let text = transcript.text
+            let start = text.index(text.startIndex, offsetBy: min(searchFrom, text.count))
+            if let range = text.range(of: answer.prompt, range: start..<text.endIndex) {
+                searchFrom = text.distance(from: text.startIndex, to: range.upperBound)
                 break
             }
             usleep(10_000)
