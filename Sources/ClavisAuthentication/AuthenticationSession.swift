@@ -43,11 +43,14 @@ public final class AuthenticationSession: Sendable {
 
         /// The identity of the keychain that verified the passcode.
         public var passcodeKeychain: Data?
+        /// The application password set on the session or typed for it.
+        public var applicationPassword: SecureBytes?
 
         /// The credentials as the proof the store checks.
         public var proof: AuthenticationProof {
             AuthenticationProof(
-                passcode: passcode, biometryEnrolment: biometryEnrolment, passcodeKeychain: passcodeKeychain)
+                passcode: passcode, biometryEnrolment: biometryEnrolment, passcodeKeychain: passcodeKeychain,
+                applicationPassword: applicationPassword)
         }
     }
 
@@ -58,6 +61,7 @@ public final class AuthenticationSession: Sendable {
         var biometryEnrolment: Data?
         var domainState: Data?
         var biometryKind: BiometryKind = .none
+        var applicationPassword: SecureBytes?
         var invalidated = false
         var reuseDuration: Double = 0
         var interactionNotAllowed = false
@@ -91,7 +95,8 @@ public final class AuthenticationSession: Sendable {
     /// True after `invalidate()`.
     public var isInvalidated: Bool { state.withLock { $0.invalidated } }
 
-    /// The fresh credentials, or `nil` when none are (or the session was invalidated).
+    /// The fresh credentials, or `nil` when none are (or the session was invalidated). An application password
+    /// does not age: it stays until it is replaced, removed or the session invalidated.
     public var credentials: Credentials? {
         let window = reuseWindow
         return state.withLock { state -> Credentials? in
@@ -99,12 +104,27 @@ public final class AuthenticationSession: Sendable {
             let now = ContinuousClock.now
             let passcode = state.passcodeAt.map { now - $0 <= window } ?? false
             let biometry = state.biometryAt.map { now - $0 <= window } ?? false
-            guard passcode || biometry else { return nil }
+            guard passcode || biometry || state.applicationPassword != nil else { return nil }
             return Credentials(
                 passcode: passcode, biometryEnrolment: biometry ? state.biometryEnrolment : nil,
-                passcodeKeychain: passcode ? state.passcodeKeychain : nil)
+                passcodeKeychain: passcode ? state.passcodeKeychain : nil,
+                applicationPassword: state.applicationPassword)
         }
     }
+
+    /// Sets (or with `nil` removes) the application password items with `applicationPassword` are opened with
+    /// (`LAContext.setCredential(_:type:)`); false when the session was invalidated.
+    @discardableResult
+    public func setApplicationPassword(_ password: SecureBytes?) -> Bool {
+        state.withLock { state in
+            guard !state.invalidated else { return false }
+            state.applicationPassword = password
+            return true
+        }
+    }
+
+    /// True while an application password is set.
+    public var hasApplicationPassword: Bool { state.withLock { $0.applicationPassword != nil } }
 
     /// Ends the session: credentials are dropped and later evaluations fail with `invalidContext`.
     public func invalidate() {
@@ -113,6 +133,7 @@ public final class AuthenticationSession: Sendable {
             state.passcodeAt = nil
             state.biometryAt = nil
             state.biometryEnrolment = nil
+            state.applicationPassword = nil
         }
     }
 
@@ -180,7 +201,8 @@ public final class AuthenticationSession: Sendable {
     ///
     /// Under `.and` every condition must be met; otherwise any one. Biometry is tried first where it would do, and
     /// the passcode follows a failed or unavailable biometric check where a condition accepts it (Apple's fallback).
-    /// `watch` and `applicationPassword` are never met on Linux.
+    /// `watch` is never met on Linux. `applicationPassword` is asked for (as Apple's dialog does) when the session
+    /// holds none; it is checked only by the item it opens.
     /// - Parameter boundEnrolment: for `biometryCurrentSet`, the enrolment state bound to the item; when the sensor's
     ///   enrolment differs, that condition can never be met (the item is invalidated: `authenticationFailed`).
     /// - Parameter forDeletion: the item is to be deleted: an invalidated `biometryCurrentSet` item asks for one
@@ -213,7 +235,13 @@ public final class AuthenticationSession: Sendable {
     private func evaluateOnce(
         flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool
     ) throws(AuthenticationFailure) {
-        let constraints = flags.subtracting([.or, .and, .privateKeyUsage])
+        if flags.contains(.applicationPassword) && !forDeletion && !hasApplicationPassword {
+            try checkInteraction()
+            let prompt = reason.isEmpty ? "Application password: " : "\(reason) (application password): "
+            setApplicationPassword(
+                try authenticators.passcode.readApplicationPassword(prompt: prompt, interactive: true))
+        }
+        let constraints = flags.subtracting([.or, .and, .privateKeyUsage, .applicationPassword])
         let requiresAll = flags.contains(.and)
         let conditions = Self.conditions.filter { constraints.contains($0) }
         guard !conditions.isEmpty else { return }
@@ -224,7 +252,7 @@ public final class AuthenticationSession: Sendable {
         func satisfied() -> Bool { requiresAll ? conditions.allSatisfy(met) : conditions.contains(where: met) }
         if satisfied() { return }
 
-        var alive = conditions.filter { $0 != .watch && $0 != .applicationPassword }
+        var alive = conditions.filter { $0 != .watch }
         if constraints.contains(.biometryCurrentSet), let boundEnrolment,
             (try? authenticators.sensor.enrolmentState()) != boundEnrolment
         {
@@ -268,7 +296,7 @@ public final class AuthenticationSession: Sendable {
     }
 
     private static let conditions: [AccessControl.Flags] = [
-        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .applicationPassword,
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
     ]
 
     /// One biometric check; a match is recorded with its enrolment.

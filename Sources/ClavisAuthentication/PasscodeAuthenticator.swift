@@ -54,4 +54,17 @@ public struct PasscodeAuthenticator: Sendable {
         }
         throw .authenticationFailed
     }
+
+    /// Asks for an application password, which only the item it opens can check.
+    ///
+    /// - Throws: `notInteractive` when there is nowhere to ask or `interactive` is false; `userCancel`;
+    ///   `authenticationFailed` for an empty answer.
+    public func readApplicationPassword(prompt: String, interactive: Bool) throws(AuthenticationFailure)
+        -> SecureBytes
+    {
+        guard interactive, let reader else { throw .notInteractive }
+        guard let password = reader.readPasscode(prompt: prompt) else { throw .userCancel }
+        guard !password.isEmpty else { throw .authenticationFailed }
+        return password
+    }
 }

@@ -11,13 +11,31 @@ extension AccessControl {
         case invalidated
     }
 
-    /// The conditions to prove: the flags without the conjunctions and `privateKeyUsage`.
+    /// The conditions to prove: the flags without the conjunctions, `privateKeyUsage` and `applicationPassword`
+    /// (which Apple defines as an extra encryption of the item, "in addition to any constraints").
     public var constraints: Flags {
-        flags.subtracting([.or, .and, .privateKeyUsage])
+        flags.subtracting([.or, .and, .privateKeyUsage, .applicationPassword])
+    }
+
+    /// True when the item's secret is also encrypted under a key derived from an application password.
+    public var usesApplicationPassword: Bool { flags.contains(.applicationPassword) }
+
+    /// What an add of an item with this access control must be given: its application password only (creating an
+    /// item asks for no other authentication).
+    public var applicationPasswordPart: AccessControl {
+        AccessControl(protection: protection, flags: flags.intersection(.applicationPassword))
+    }
+
+    /// The same policy without `applicationPassword` (what a delete must satisfy: removing an item decrypts
+    /// nothing).
+    public var withoutApplicationPassword: AccessControl {
+        var policy = self
+        policy.flags.remove(.applicationPassword)
+        return policy
     }
 
     /// True when using the item needs some authentication.
-    public var requiresAuthentication: Bool { !constraints.isEmpty }
+    public var requiresAuthentication: Bool { !constraints.isEmpty || usesApplicationPassword }
 
     /// True when a condition can only be met while the keychain has a passcode (on Apple devices biometry needs a
     /// passcode too).
@@ -41,7 +59,8 @@ extension AccessControl {
 
     /// Checks `proof` against the policy: all conditions under `.and`, any one otherwise.
     ///
-    /// `watch` is never met on Linux; `applicationPassword` is not supported yet and is never met either.
+    /// `watch` is never met on Linux. `applicationPassword` is met by a proof carrying a password, whichever it is:
+    /// a wrong one fails later, when it does not decrypt the secret.
     public func evaluate(_ proof: AuthenticationProof?) -> Evaluation {
         Self.evaluate(flags, boundBiometryEnrolment: boundBiometryEnrolment, proof: proof)
     }
@@ -51,7 +70,17 @@ extension AccessControl {
     public static func evaluate(_ flags: Flags, boundBiometryEnrolment: Data?, proof: AuthenticationProof?)
         -> Evaluation
     {
-        let constraints = flags.subtracting([.or, .and, .privateKeyUsage])
+        let outcome = evaluateConstraints(flags, boundBiometryEnrolment: boundBiometryEnrolment, proof: proof)
+        if outcome == .satisfied && flags.contains(.applicationPassword) && proof?.applicationPassword == nil {
+            return .needsAuthentication
+        }
+        return outcome
+    }
+
+    private static func evaluateConstraints(_ flags: Flags, boundBiometryEnrolment: Data?, proof: AuthenticationProof?)
+        -> Evaluation
+    {
+        let constraints = flags.subtracting([.or, .and, .privateKeyUsage, .applicationPassword])
         let conditions = Self.conditions.filter { constraints.contains($0) }
         guard !conditions.isEmpty else { return .satisfied }
         let outcomes = conditions.map { outcome(of: $0, proof ?? AuthenticationProof(), bound: boundBiometryEnrolment) }
@@ -64,7 +93,7 @@ extension AccessControl {
     }
 
     private static let conditions: [Flags] = [
-        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch, .applicationPassword,
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
     ]
 
     private static func outcome(of condition: Flags, _ proof: AuthenticationProof, bound: Data?) -> Evaluation {

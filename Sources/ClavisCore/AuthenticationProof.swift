@@ -12,12 +12,20 @@ public struct AuthenticationProof: Sendable, Hashable {
     /// The enrolment state a biometric match was made under (`LAContext.evaluatedPolicyDomainState`); `nil` when
     /// no biometric match was made.
     public var biometryEnrolment: Data?
+    /// The application password (`LAContext.setCredential(_:type: .applicationPassword)`, or typed by the user)
+    /// for items whose access control has `applicationPassword`; `nil` when none was given. It is not checked
+    /// before use: a wrong one fails to decrypt the item's secret.
+    public var applicationPassword: SecureBytes?
 
     /// Creates a proof.
-    public init(passcode: Bool = false, biometryEnrolment: Data? = nil, passcodeKeychain: Data? = nil) {
+    public init(
+        passcode: Bool = false, biometryEnrolment: Data? = nil, passcodeKeychain: Data? = nil,
+        applicationPassword: SecureBytes? = nil
+    ) {
         self.passcode = passcode
         self.biometryEnrolment = biometryEnrolment
         self.passcodeKeychain = passcodeKeychain
+        self.applicationPassword = applicationPassword
     }
 
     /// The proof as keychain `identity` may use it: without the passcode when that was verified by another keychain.

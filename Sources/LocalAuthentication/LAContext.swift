@@ -130,6 +130,21 @@ open class LAContext: NSObject, _ClavisAuthenticationContext {
         }
     }
 
+    /// Sets (or with `nil` removes) a credential: the application password that opens items whose access control
+    /// has `applicationPassword`, and seals those added through this context. False for an invalidated context,
+    /// an empty password or a type Clavis does not support.
+    open func setCredential(_ credential: Data?, type: LACredentialType) -> Bool {
+        guard type == .applicationPassword else { return false }
+        guard let credential else { return clavisSession.setApplicationPassword(nil) }
+        guard !credential.isEmpty else { return false }
+        return clavisSession.setApplicationPassword(SecureBytes(credential))
+    }
+
+    /// True when a credential of `type` is set.
+    open func isCredentialSet(_ type: LACredentialType) -> Bool {
+        type == .applicationPassword && clavisSession.hasApplicationPassword
+    }
+
     /// Ends the context: its credentials are dropped and later evaluations fail with `LAError.invalidContext`.
     open func invalidate() {
         clavisSession.invalidate()

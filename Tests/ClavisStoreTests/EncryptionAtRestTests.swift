@@ -23,7 +23,7 @@ import Testing
         for marker in markers + ["COMMENT-MARKER"] {
             let needle = Array(marker.utf8)
             for file in files {
-                #expect(!contains(file, needle), "\(marker) found in clear")
+                #expect(!file.containsBytes(needle), "\(marker) found in clear")
             }
         }
     }
@@ -142,13 +142,5 @@ import Testing
     private func mode(of path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
-    }
-
-    private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<start + needle.count].elementsEqual(needle) { return true }
-        }
-        return false
     }
 }

@@ -30,6 +30,17 @@ extension String {
     var secret: SecureBytes { SecureBytes(Array(utf8)) }
 }
 
+extension [UInt8] {
+    /// True when `needle` appears somewhere in these bytes (a file's, to show a marker is not stored in clear).
+    func containsBytes(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, count >= needle.count else { return false }
+        for start in 0...(count - needle.count) where self[start] == needle[0] {
+            if self[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+}
+
 extension SecureBytes {
     var string: String { withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 }

@@ -158,6 +158,33 @@ import Testing
         #expect(!calls.isEmpty && !calls.contains("1234"))
     }
 
+    @Test func applicationPasswordIsAskedForThroughAskpassWhenAddingAndReading() throws {
+        let folder = try makeTemporaryFolder("clavis-cli-app-password")
+        let home = folder + "/home"
+        let askpass = folder + "/askpass"
+        try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(folder)/calls'\nhead -n 1 '\(folder)/answer'\n".write(
+            toFile: askpass, atomically: true, encoding: .utf8)
+        chmod(askpass, 0o755)
+        func run(_ arguments: [String], answer: String) throws -> ProcessOutput {
+            try (answer + "\n").write(toFile: folder + "/answer", atomically: true, encoding: .utf8)
+            return try clavis(arguments, home: home, environment: ["CLAVIS_ASKPASS": askpass])
+        }
+        let added = try run(
+            ["add-generic-password", "-a", "app", "-s", "svc", "-w", "pw", "--access-control", "applicationPassword"],
+            answer: "open sesame")
+        #expect(added.status == 0, "\(added.standardError)")
+        let read = try run(["find-generic-password", "-a", "app", "-s", "svc", "-w"], answer: "open sesame")
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(read.standardOutput == "pw\n")
+        // errSecAuthFailed (-25293), whose low byte is 51.
+        let wrong = try run(["find-generic-password", "-a", "app", "-s", "svc", "-w"], answer: "guess")
+        #expect(wrong.status == 51)
+        #expect(!wrong.standardError.contains("guess"))
+        let calls = try String(contentsOfFile: folder + "/calls", encoding: .utf8)
+        #expect(calls.split(separator: "\n").count == 3)
+        #expect(calls.contains("application password") && !calls.contains("open sesame"))
+    }
+
     @Test func binaryIsBuiltNextToTheTests() {
         #expect(FileManager.default.isExecutableFile(atPath: Self.executable), "run `swift build` before `swift test`")
     }

@@ -7,11 +7,11 @@ extension KeychainEngine {
     // MARK: Add
 
     func add(_ items: [NewItem]) throws -> [Item] {
-        let prepared = try items.map(prepareForAdd)
+        let prepared = try items.map { newItem in (try prepareForAdd(newItem), newItem.authentication) }
         return try connection.transaction {
-            try prepared.map { item in
+            try prepared.map { item, authentication in
                 try checkPasscodeRequirements(of: item)
-                try insert(item, tombstone: false)
+                try insert(item, tombstone: false, applicationPassword: authentication?.applicationPassword)
                 return item
             }
         }
@@ -82,18 +82,19 @@ extension KeychainEngine {
     }
 
     /// Seals `item` and inserts its row; a tombstone keeps only the attributes.
-    private func insert(_ item: Item, tombstone: Bool) throws {
+    private func insert(_ item: Item, tombstone: Bool, applicationPassword: SecureBytes? = nil) throws {
         let placeholders = Array(repeating: "?", count: Self.writableColumns.count).joined(separator: ", ")
         try connection.execute(
             "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
-            try rowValues(item, tombstone: tombstone))
+            try rowValues(item, tombstone: tombstone, applicationPassword: applicationPassword))
     }
 
     /// Seals `item` again under a fresh item key into the row `rowID`, keeping its place in insertion order.
-    private func replace(rowID: Int64, with item: Item) throws {
+    private func replace(rowID: Int64, with item: Item, applicationPassword: SecureBytes?) throws {
         let assignments = Self.writableColumns.map { "\($0) = ?" }.joined(separator: ", ")
         try connection.execute(
-            "UPDATE items SET \(assignments) WHERE id = ?", try rowValues(item, tombstone: false) + [.integer(rowID)])
+            "UPDATE items SET \(assignments) WHERE id = ?",
+            try rowValues(item, tombstone: false, applicationPassword: applicationPassword) + [.integer(rowID)])
     }
 
     private static let writableColumns =
@@ -102,13 +103,27 @@ extension KeychainEngine {
         ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
 
     /// The values of `writableColumns` for `item`: its digests and its sealed parts.
-    private func rowValues(_ item: Item, tombstone: Bool) throws -> [DatabaseValue] {
+    ///
+    /// An item whose access control has `applicationPassword` has its secret sealed under that password first;
+    /// without one, `interactionNotAllowed` names the password as the pending authentication.
+    private func rowValues(_ item: Item, tombstone: Bool, applicationPassword: SecureBytes?) throws -> [DatabaseValue] {
         let classKey = try classKey(for: item.protection)
         let binding = RowBinding(
             itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference)
+        var secret = tombstone ? SecureBytes([]) : item.secret ?? SecureBytes([])
+        if !tombstone, let accessControl = try Self.accessControl(of: item.attributes),
+            accessControl.usesApplicationPassword
+        {
+            guard let applicationPassword else {
+                throw KeychainError(
+                    .interactionNotAllowed, "the item's access control needs its application password",
+                    pendingAccessControl: accessControl.applicationPasswordPart)
+            }
+            secret = try ApplicationPasswordSealer.seal(
+                secret, password: applicationPassword, kdf: freshKDF(), reference: item.persistentReference)
+        }
         let sealed = try ItemSealer.seal(
-            attributes: item.attributes, secret: tombstone ? SecureBytes([]) : item.secret ?? SecureBytes([]),
-            binding: binding, classKey: classKey)
+            attributes: item.attributes, secret: secret, binding: binding, classKey: classKey)
         let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
         return [
             .text(item.itemClass.rawValue), .blob(item.persistentReference.bytes), .text(item.protection.rawValue),
@@ -166,7 +181,7 @@ extension KeychainEngine {
             if let operation, try !Self.admits(attributes, proof: proof, query: query, for: operation) { return true }
             let secret =
                 loadingSecrets
-                ? try ItemSealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding) : nil
+                ? try openSecret(of: candidate, itemKey: itemKey, attributes: attributes, proof: proof) : nil
             found.append(
                 (
                     candidate.id,
@@ -178,6 +193,24 @@ extension KeychainEngine {
         }
         if found.isEmpty, let unreadable { throw unreadable }
         return found
+    }
+
+    /// Opens a row's secret, and its application-password layer when its access control has one.
+    private func openSecret(
+        of row: ItemRow, itemKey: SecureBytes, attributes: [AttributeKey: AttributeValue],
+        proof: AuthenticationProof?
+    ) throws -> SecureBytes {
+        let secret = try ItemSealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
+        guard let accessControl = try Self.accessControl(of: attributes), accessControl.usesApplicationPassword else {
+            return secret
+        }
+        guard let password = proof?.applicationPassword else {
+            throw KeychainError(
+                .interactionNotAllowed, "the item's access control needs its application password",
+                pendingAccessControl: accessControl)
+        }
+        return try ApplicationPasswordSealer.open(
+            secret, password: password, reference: row.binding.persistentReference)
     }
 
     /// SQLite's plan for the statement that selects `query`'s candidate rows.
@@ -253,7 +286,9 @@ extension KeychainEngine {
         _ attributes: [AttributeKey: AttributeValue], proof: AuthenticationProof?, query: ItemQuery,
         for operation: GuardedOperation
     ) throws -> Bool {
-        guard let accessControl = try accessControl(of: attributes) else { return true }
+        guard let stored = try accessControl(of: attributes) else { return true }
+        // Removing an item decrypts nothing, so a delete needs no application password.
+        let accessControl = operation == .delete ? stored.withoutApplicationPassword : stored
         switch accessControl.evaluate(proof) {
         case .satisfied:
             return true
@@ -338,7 +373,7 @@ extension KeychainEngine {
                 {
                     try insertTombstone(for: old)
                 }
-                try replace(rowID: rowID, with: updated)
+                try replace(rowID: rowID, with: updated, applicationPassword: query.authentication?.applicationPassword)
             }
             return found.count
         }

@@ -17,6 +17,8 @@ final class KeychainEngine {
     let digests: IndexDigests
     var classKeys: [ProtectionClass: SecureBytes] = [:]
     var lockState: LockState
+    /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
+    private var calibratedKDF: PasscodeKDF?
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
     init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider) throws {
@@ -154,9 +156,11 @@ final class KeychainEngine {
         lockState = .unlocked
     }
 
-    /// The recorded KDF's cost with a new salt, or one calibrated on this machine when none is recorded.
-    private func freshKDF() -> PasscodeKDF {
-        guard var kdf = keybag.passcodeKDF else { return PasscodeKDF.calibrated() }
+    /// The recorded KDF's cost with a new salt, or one calibrated on this machine (once per process) when none is
+    /// recorded.
+    func freshKDF() -> PasscodeKDF {
+        var kdf = keybag.passcodeKDF ?? calibratedKDF ?? PasscodeKDF.calibrated()
+        if keybag.passcodeKDF == nil { calibratedKDF = kdf }
         kdf.salt = SecureRandom.bytes(count: PasscodeKDF.saltByteCount)
         return kdf
     }

@@ -28,9 +28,11 @@ enum ItemOperations {
         itemAttributes[.accessible] = .string(protection.rawValue)
         let secret = SecureBytes(request.secret ?? Data())
         let store = try Transport.current.store()
-        let item = NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret)
         var added = try AuthenticatedCall.run(request.authentication, operation: .add, store: store) {
-            (_, _) throws(KeychainError) in try store.add(item)
+            (proof, _) throws(KeychainError) in
+            try store.add(
+                NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret, authentication: proof)
+            )
         }
         guard let result, !request.returns.isEmpty else { return }
         if request.returns.contains(.data) { added.secret = secret }

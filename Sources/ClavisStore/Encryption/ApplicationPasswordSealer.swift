@@ -1,0 +1,60 @@
+import ClavisCore
+import ClavisCrypto
+import FoundationEssentials
+
+/// The extra layer of an item whose access control has `applicationPassword`: its secret is sealed first under a
+/// key derived from that password, then with the item's key like any other secret.
+///
+/// Layout of the inner blob: `cap1`, a 2-byte big-endian length and the JSON of the password KDF (scrypt, with a
+/// salt of its own), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) authenticated with that prefix and the item's
+/// persistent reference. Nothing checks the password apart from this: a wrong one fails the tag, and the answer is
+/// `authFailed`.
+enum ApplicationPasswordSealer {
+    private static let magic = Array("cap1".utf8)
+
+    /// Seals `secret` under `password` with `kdf`.
+    static func seal(
+        _ secret: SecureBytes, password: SecureBytes, kdf: PasscodeKDF, reference: PersistentReference
+    ) throws -> SecureBytes {
+        guard !password.isEmpty else { throw KeychainError(.param, "an application password cannot be empty") }
+        let header = Array(try JSONEncoder().encode(kdf))
+        guard header.count <= Int(UInt16.max) else { throw KeychainError(.param, "the password KDF is too large") }
+        let prefix = magic + [UInt8(header.count >> 8), UInt8(header.count & 0xFF)] + header
+        let key = try deriveKey(password, kdf)
+        return SecureBytes(prefix + (try AESGCM.seal(secret, key: key, authenticating: prefix + reference.bytes)))
+    }
+
+    /// Opens a blob `seal` made.
+    ///
+    /// - Throws: `authFailed` when `password` is not the one it was sealed with; `decode` when the blob is damaged.
+    static func open(_ sealed: SecureBytes, password: SecureBytes, reference: PersistentReference) throws
+        -> SecureBytes
+    {
+        let bytes = sealed.unprotectedBytes()  // ciphertext: not secret
+        let headerStart = magic.count + 2
+        guard bytes.count > headerStart, bytes.starts(with: magic) else {
+            throw KeychainError(.decode, "item \(reference) has no application-password layer")
+        }
+        let headerEnd = headerStart + (Int(bytes[magic.count]) << 8 | Int(bytes[magic.count + 1]))
+        guard bytes.count > headerEnd,
+            let kdf = try? JSONDecoder().decode(PasscodeKDF.self, from: Data(bytes[headerStart..<headerEnd]))
+        else {
+            throw KeychainError(.decode, "item \(reference)'s application-password layer is damaged")
+        }
+        let key = try deriveKey(password, kdf)
+        do {
+            return try AESGCM.open(
+                Array(bytes[headerEnd...]), key: key, authenticating: Array(bytes[..<headerEnd]) + reference.bytes)
+        } catch {
+            throw KeychainError(.authFailed, "the application password does not open this item")
+        }
+    }
+
+    private static func deriveKey(_ password: SecureBytes, _ kdf: PasscodeKDF) throws(KeychainError) -> SecureBytes {
+        do {
+            return try kdf.deriveKey(from: password)
+        } catch {
+            throw KeychainError(.decode, "the application password's key derivation parameters are unusable")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ClavisCore
+import ClavisCrypto
+import ClavisStore
+import FoundationEssentials
+import Testing
+
+/// Items whose access control has `applicationPassword`: their secret is sealed under a key derived from a password
+/// the caller gives, on top of the item key.
+@Suite struct ApplicationPasswordTests {
+    let temporary = TemporaryHome()
+    let enrolment = Data("enrolled: left-thumb".utf8)
+
+    /// A keychain with a passcode recorded with the cheap KDF, which application passwords then use too.
+    private func keychain() throws -> Keychain {
+        let keychain = try temporary.open()
+        try keychain.setPasscode("1234".secret, current: nil, kdf: .cheapForTesting())
+        return keychain
+    }
+
+    private func item(_ account: String, _ flags: AccessControl.Flags, password: String?) -> NewItem {
+        let policy = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: flags)
+        var item = NewItem(
+            itemClass: .genericPassword,
+            attributes: [
+                .account: .string(account), .service: .string("svc"),
+                .accessible: .string(ProtectionClass.whenUnlockedThisDeviceOnly.rawValue),
+                .accessControl: .data(policy.encoded),
+            ],
+            secret: "secret-\(account)".secret)
+        item.authentication = password.map { AuthenticationProof(applicationPassword: $0.secret) }
+        return item
+    }
+
+    private func read(_ keychain: Keychain, _ account: String, _ proof: AuthenticationProof?) throws -> String? {
+        var lookup = query(account: account)
+        lookup.authentication = proof
+        return try keychain.find(lookup).first?.secret?.string
+    }
+
+    private func withPassword(_ text: String) -> AuthenticationProof {
+        AuthenticationProof(applicationPassword: text.secret)
+    }
+
+    @Test func anAddWithoutThePasswordIsRefusedNamingItAndStoresNothing() throws {
+        let keychain = try keychain()
+        do {
+            _ = try keychain.add(item("a", .applicationPassword, password: nil))
+            Issue.record("added without its application password")
+        } catch {
+            #expect(error.code == .interactionNotAllowed)
+            #expect(error.pendingAccessControl?.flags == .applicationPassword)
+        }
+        #expect(try keychain.find(query(account: "a", returnsSecret: false)).isEmpty)
+    }
+
+    @Test func theSecretOpensWithThePasswordOnlyWhileAttributesNeedNone() throws {
+        let keychain = try keychain()
+        _ = try keychain.add(item("a", .applicationPassword, password: "open sesame"))
+        #expect(try keychain.find(query(account: "a", returnsSecret: false)).count == 1)
+        do {
+            _ = try read(keychain, "a", nil)
+            Issue.record("read without the application password")
+        } catch let error as KeychainError {
+            #expect(error.code == .interactionNotAllowed)
+            #expect(error.pendingAccessControl?.usesApplicationPassword == true)
+        }
+        #expect(status { try read(keychain, "a", withPassword("open sesame!")) } == .authFailed)
+        #expect(status { try read(keychain, "a", AuthenticationProof(passcode: true)) } == .interactionNotAllowed)
+        #expect(try read(keychain, "a", withPassword("open sesame")) == "secret-a")
+    }
+
+    @Test func itComesInAdditionToAConstraintWithoutAConjunction() throws {
+        let keychain = try keychain()
+        _ = try keychain.add(item("a", [.biometryAny, .applicationPassword], password: "pw"))
+        #expect(
+            status { try read(keychain, "a", AuthenticationProof(biometryEnrolment: enrolment)) }
+                == .interactionNotAllowed)
+        #expect(status { try read(keychain, "a", withPassword("pw")) } == .interactionNotAllowed)
+        let both = AuthenticationProof(biometryEnrolment: enrolment, applicationPassword: "pw".secret)
+        #expect(try read(keychain, "a", both) == "secret-a")
+    }
+
+    @Test func anUpdateNeedsThePasswordAndKeepsTheSecretSealedUnderIt() throws {
+        let keychain = try keychain()
+        _ = try keychain.add(item("a", .applicationPassword, password: "pw"))
+        let label = ItemChanges(attributes: [.label: .string("renamed")])
+        #expect(status { try keychain.update(query(account: "a"), with: label) } == .interactionNotAllowed)
+        var authenticated = query(account: "a")
+        authenticated.authentication = withPassword("pw")
+        #expect(try keychain.update(authenticated, with: label) == 1)
+        #expect(try keychain.update(authenticated, with: ItemChanges(secret: "changed".secret)) == 1)
+        #expect(status { try read(keychain, "a", withPassword("other")) } == .authFailed)
+        #expect(try read(keychain, "a", withPassword("pw")) == "changed")
+    }
+
+    @Test func aDeleteNeedsNoPassword() throws {
+        let keychain = try keychain()
+        _ = try keychain.add(item("a", .applicationPassword, password: "pw"))
+        #expect(try keychain.delete(query(account: "a")) == 1)
+        #expect(try keychain.find(query(account: "a", returnsSecret: false)).isEmpty)
+    }
+
+    @Test func neitherThePasswordNorTheSecretIsInTheDatabase() throws {
+        let keychain = try keychain()
+        _ = try keychain.add(item("a", .applicationPassword, password: "marker-password-4711"))
+        #expect(try read(keychain, "a", withPassword("marker-password-4711")) == "secret-a")
+        let database = temporary.contents(of: "keychain.db") + temporary.contents(of: "keychain.db-wal")
+        for marker in ["marker-password-4711", "secret-a"] {
+            #expect(!database.containsBytes(Array(marker.utf8)), "\(marker) found in the database")
+        }
+    }
+}
