@@ -28,14 +28,19 @@ struct ItemFormatter {
         return lines.joined(separator: "\n")
     }
 
-    /// The `password:` line of `-g`: quoted when printable, else hexadecimal as well.
+    /// The `password:` line of `-g`.
     static func passwordLine(_ secret: Data) -> String {
+        "password: " + quotedValue(secret)
+    }
+
+    /// A secret as `security` shows it: quoted when printable, else hexadecimal as well.
+    static func quotedValue(_ secret: Data) -> String {
         if let text = String(data: secret, encoding: .utf8),
             text.allSatisfy({ !$0.isNewline && $0.isASCII && !($0.asciiValue! < 0x20) })
         {
-            return "password: \"\(text)\""
+            return "\"\(text)\""
         }
-        return "password: 0x\(hex(secret))  \"\(escaped(secret))\""
+        return "0x\(hex(secret))  \"\(escaped(secret))\""
     }
 
     /// A JSON object for one item; the secret only when `secret` is given.

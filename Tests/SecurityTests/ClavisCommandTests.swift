@@ -285,6 +285,41 @@ import Testing
         )
     }
 
+    @Test func dumpKeychainWithDShowsSecretsAndAsksWhereAnItemNeedsIt() throws {
+        let folder = try makeTemporaryFolder("clavis-cli-dump")
+        let home = folder + "/home"
+        let askpass = folder + "/askpass"
+        try "#!/bin/sh\nhead -n 1 '\(folder)/answer' | grep -v CANCEL || exit 1\n".write(
+            toFile: askpass, atomically: true, encoding: .utf8)
+        chmod(askpass, 0o755)
+        func run(_ arguments: [String], answer: String = "app pw") throws -> ProcessOutput {
+            try (answer + "\n").write(toFile: folder + "/answer", atomically: true, encoding: .utf8)
+            return try clavis(arguments, home: home, environment: ["CLAVIS_ASKPASS": askpass])
+        }
+        _ = try run(["add-generic-password", "-a", "erin", "-s", "one", "-w", "secret-one"])
+        _ = try run(["add-internet-password", "-a", "erin", "-s", "two.example", "-w", "line\nbreak"])
+        let protected = try run(
+            [
+                "add-generic-password", "-a", "erin", "-s", "three", "-w", "secret-three",
+                "--access-control", "applicationPassword",
+            ])
+        #expect(protected.status == 0, "\(protected.standardError)")
+
+        let dump = try run(["dump-keychain", "-d"])
+        #expect(dump.status == 0, "\(dump.standardError)")
+        #expect(dump.standardOutput.contains("data:\n\"secret-one\""))
+        #expect(dump.standardOutput.contains("data:\n0x6C696E650A627265616B  \"line\\012break\""))
+        #expect(dump.standardOutput.contains("data:\n\"secret-three\""))
+
+        // A canceled prompt leaves that secret out, names the item on stderr and sets the exit status (-128).
+        let canceled = try run(["--json", "dump-keychain", "-d"], answer: "CANCEL")
+        #expect(canceled.status == 128)  // the low byte of errSecUserCanceled (-128)
+        #expect(canceled.standardError.contains("\"erin\" at \"three\""))
+        let items = try JSONSerialization.jsonObject(with: Data(canceled.standardOutput.utf8)) as? [[String: Any]]
+        #expect(Set(items?.compactMap { $0["password"] as? String } ?? []) == ["secret-one", "line\nbreak"])
+        #expect(items?.count == 3)
+    }
+
     @Test func dumpKeychainListsItemsWithoutSecrets() throws {
         let home = try freshHome()
         _ = try clavis(["add-generic-password", "-a", "erin", "-s", "one", "-w", "secret-one"], home: home)

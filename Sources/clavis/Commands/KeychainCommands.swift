@@ -2,18 +2,23 @@ import ClavisCore
 import ClavisStore
 @_spi(Clavis) import Security
 
-/// `dump-keychain`: every password item this process's entitlements see, without secrets.
+/// `dump-keychain`: every password item this process's entitlements see; with `-d`, their secrets too.
 struct DumpKeychainCommand: RunnableCommand {
+    /// `-d`: also print each item's secret (each read is guarded by the item's access control, as a find is).
+    var showSecrets: Bool
+
     static let descriptor = CommandDescriptor(
-        name: "dump-keychain", summary: "List every item (attributes only; secrets are never printed).", options: []
-    ) { (_) throws(UsageError) in DumpKeychainCommand() }
+        name: "dump-keychain", summary: "List every item (attributes; with -d, secrets as well).",
+        options: [OptionSpec(flag: "-d", help: "dump the secret of each item too (asks where an item needs it)")]
+    ) { (parsed) throws(UsageError) in DumpKeychainCommand(showSecrets: parsed.has("-d")) }
 
     func run(_ context: CommandContext) -> Int32 {
         var items: [[String: Any]] = []
         for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword] {
             let query: [String: Any] = [
                 kSecClass as String: itemClass, kSecMatchLimit as String: kSecMatchLimitAll,
-                kSecReturnAttributes as String: true, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+                kSecReturnAttributes as String: true, kSecReturnPersistentRef as String: true,
+                kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
             ]
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
@@ -21,12 +26,51 @@ struct DumpKeychainCommand: RunnableCommand {
             guard status == errSecSuccess else { return context.fail("SecItemCopyMatching", status) }
             items += result as? [[String: Any]] ?? []
         }
-        if context.json {
-            Console.out(ItemFormatter.jsonText(items.map { ItemFormatter.jsonObject($0, secret: nil) }))
-        } else {
-            for item in items { Console.out(context.formatter.block(item)) }
+        var firstFailure: OSStatus?
+        var shown: [(item: [String: Any], secret: Data?)] = []
+        for item in items {
+            guard showSecrets else {
+                shown.append((item, nil))
+                continue
+            }
+            let (status, secret) = Self.secret(of: item)
+            if status != errSecSuccess {
+                firstFailure = firstFailure ?? status
+                let message = SecCopyErrorMessageString(status, nil) as String? ?? "status \(status)"
+                Console.error("clavis: dump-keychain: the secret of \(Self.name(of: item)) is not shown: \(message)")
+            }
+            shown.append((item, secret))
         }
-        return ExitStatus.success
+        if context.json {
+            Console.out(ItemFormatter.jsonText(shown.map { ItemFormatter.jsonObject($0.item, secret: $0.secret) }))
+        } else {
+            for (item, secret) in shown {
+                var block = context.formatter.block(item)
+                if let secret { block += "\ndata:\n" + ItemFormatter.quotedValue(secret) }
+                Console.out(block)
+            }
+        }
+        return firstFailure.map(ExitStatus.forStatus) ?? ExitStatus.success
+    }
+
+    /// Reads one item's secret by its persistent reference, asking for what its access control needs.
+    private static func secret(of item: [String: Any]) -> (OSStatus, Data?) {
+        guard let reference = item[kSecValuePersistentRef as String] as? Data else { return (errSecItemNotFound, nil) }
+        let query: [String: Any] = [
+            kSecClass as String: item[kSecClass as String] ?? kSecClassGenericPassword,
+            kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+        ]
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        return (status, status == errSecSuccess ? result as? Data ?? Data() : nil)
+    }
+
+    /// How an item is named in a message: its label, else its service or server and account.
+    private static func name(of item: [String: Any]) -> String {
+        if let label = item[kSecAttrLabel as String] as? String, !label.isEmpty { return "\"\(label)\"" }
+        let place = item[kSecAttrService as String] as? String ?? item[kSecAttrServer as String] as? String ?? ""
+        let account = item[kSecAttrAccount as String] as? String ?? ""
+        return "\"\(account)\" at \"\(place)\""
     }
 }
 
