@@ -62,6 +62,8 @@ public final class AuthenticationSession: Sendable {
         var domainState: Data?
         var biometryKind: BiometryKind = .none
         var applicationPassword: SecureBytes?
+        var typedApplicationPassword: SecureBytes?
+        var typedApplicationPasswordAt: ContinuousClock.Instant?
         var invalidated = false
         var reuseDuration: Double = 0
         var interactionNotAllowed = false
@@ -95,8 +97,9 @@ public final class AuthenticationSession: Sendable {
     /// True after `invalidate()`.
     public var isInvalidated: Bool { state.withLock { $0.invalidated } }
 
-    /// The fresh credentials, or `nil` when none are (or the session was invalidated). An application password
-    /// does not age: it stays until it is replaced, removed or the session invalidated.
+    /// The fresh credentials, or `nil` when none are (or the session was invalidated). An application password the
+    /// app set does not age (it stays until it is replaced, removed or the session invalidated); one the user typed
+    /// lasts the reuse window.
     public var credentials: Credentials? {
         let window = reuseWindow
         return state.withLock { state -> Credentials? in
@@ -104,11 +107,13 @@ public final class AuthenticationSession: Sendable {
             let now = ContinuousClock.now
             let passcode = state.passcodeAt.map { now - $0 <= window } ?? false
             let biometry = state.biometryAt.map { now - $0 <= window } ?? false
-            guard passcode || biometry || state.applicationPassword != nil else { return nil }
+            let typedIsFresh = state.typedApplicationPasswordAt.map { now - $0 <= window } ?? false
+            let applicationPassword =
+                state.applicationPassword ?? (typedIsFresh ? state.typedApplicationPassword : nil)
+            guard passcode || biometry || applicationPassword != nil else { return nil }
             return Credentials(
                 passcode: passcode, biometryEnrolment: biometry ? state.biometryEnrolment : nil,
-                passcodeKeychain: passcode ? state.passcodeKeychain : nil,
-                applicationPassword: state.applicationPassword)
+                passcodeKeychain: passcode ? state.passcodeKeychain : nil, applicationPassword: applicationPassword)
         }
     }
 
@@ -123,8 +128,22 @@ public final class AuthenticationSession: Sendable {
         }
     }
 
-    /// True while an application password is set.
+    /// True while the app has set an application password (one the user typed does not count).
     public var hasApplicationPassword: Bool { state.withLock { $0.applicationPassword != nil } }
+
+    /// Drops the application password the user typed, after an item refused it; true when the session then has
+    /// none at all, so asking again makes sense (a password the app set is the app's to replace).
+    public func forgetTypedApplicationPassword() -> Bool {
+        state.withLock { state in
+            let hadTyped = state.typedApplicationPassword != nil
+            state.typedApplicationPassword = nil
+            state.typedApplicationPasswordAt = nil
+            return hadTyped && state.applicationPassword == nil && !state.invalidated
+        }
+    }
+
+    /// How many application passwords one call may ask for: the prompt's number of tries.
+    public var applicationPasswordAttempts: Int { max(1, authenticators.passcode.reader?.attempts ?? 1) }
 
     /// Ends the session: credentials are dropped and later evaluations fail with `invalidContext`.
     public func invalidate() {
@@ -134,6 +153,8 @@ public final class AuthenticationSession: Sendable {
             state.biometryAt = nil
             state.biometryEnrolment = nil
             state.applicationPassword = nil
+            state.typedApplicationPassword = nil
+            state.typedApplicationPasswordAt = nil
         }
     }
 
@@ -192,7 +213,7 @@ public final class AuthenticationSession: Sendable {
             try checkInteraction()
             try scanBiometry(reason: reason)
         case .ownerAuthentication:
-            if fresh != nil { return }
+            if let fresh, fresh.passcode || fresh.biometryEnrolment != nil { return }
             try biometryThenPasscode(reason: reason)
         }
     }
@@ -201,19 +222,46 @@ public final class AuthenticationSession: Sendable {
     ///
     /// Under `.and` every condition must be met; otherwise any one. Biometry is tried first where it would do, and
     /// the passcode follows a failed or unavailable biometric check where a condition accepts it (Apple's fallback).
-    /// `watch` is never met on Linux. `applicationPassword` is asked for (as Apple's dialog does) when the session
-    /// holds none; it is checked only by the item it opens.
+    /// `watch` is never met on Linux. `applicationPassword` is asked for (as Apple's dialog does) once the other
+    /// conditions are met, when the session holds none; it is checked only by the item it opens.
     /// - Parameter boundEnrolment: for `biometryCurrentSet`, the enrolment state bound to the item; when the sensor's
     ///   enrolment differs, that condition can never be met (the item is invalidated: `authenticationFailed`).
     /// - Parameter forDeletion: the item is to be deleted: an invalidated `biometryCurrentSet` item asks for one
     ///   match under the current enrolment instead, so that the owner can remove what nothing can open any more.
+    /// - Parameter applicationPasswordUse: `.seal` when the password is chosen for a new item: it is asked for
+    ///   twice, and the two must match.
     /// - Parameter start: when the evaluation was asked for; `nil` means now.
     public func evaluate(
         flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool = false,
-        startedAt start: EvaluationStart? = nil
+        applicationPasswordUse: KeychainError.ApplicationPasswordUse = .open, startedAt start: EvaluationStart? = nil
     ) throws(AuthenticationFailure) {
         try cancellable(start ?? startEvaluation()) { () throws(AuthenticationFailure) in
-            try evaluateOnce(flags: flags, boundEnrolment: boundEnrolment, reason: reason, forDeletion: forDeletion)
+            try evaluateConstraints(
+                flags: flags, boundEnrolment: boundEnrolment, reason: reason, forDeletion: forDeletion)
+            if flags.contains(.applicationPassword) && !forDeletion && credentials?.applicationPassword == nil {
+                try askApplicationPassword(reason: reason, use: applicationPasswordUse)
+            }
+        }
+    }
+
+    /// Asks for an application password (twice when choosing one) and keeps it for the reuse window.
+    private func askApplicationPassword(reason: String, use: KeychainError.ApplicationPasswordUse)
+        throws(AuthenticationFailure)
+    {
+        try checkInteraction()
+        let subject = use == .seal ? "new application password" : "application password"
+        let prompt = reason.isEmpty ? "\(subject.capitalizedFirst): " : "\(reason) (\(subject)): "
+        let password: SecureBytes
+        switch use {
+        case .open:
+            password = try authenticators.passcode.readApplicationPassword(prompt: prompt, interactive: true)
+        case .seal:
+            password = try authenticators.passcode.readNewApplicationPassword(
+                prompt: prompt, confirmationPrompt: "Type the \(subject) again: ", interactive: true)
+        }
+        state.withLock { state in
+            state.typedApplicationPassword = password
+            state.typedApplicationPasswordAt = .now
         }
     }
 
@@ -232,18 +280,12 @@ public final class AuthenticationSession: Sendable {
         if isInvalidated { throw .appCancel }
     }
 
-    private func evaluateOnce(
+    private func evaluateConstraints(
         flags: AccessControl.Flags, boundEnrolment: Data?, reason: String, forDeletion: Bool
     ) throws(AuthenticationFailure) {
-        if flags.contains(.applicationPassword) && !forDeletion && !hasApplicationPassword {
-            try checkInteraction()
-            let prompt = reason.isEmpty ? "Application password: " : "\(reason) (application password): "
-            setApplicationPassword(
-                try authenticators.passcode.readApplicationPassword(prompt: prompt, interactive: true))
-        }
-        let constraints = flags.subtracting([.or, .and, .privateKeyUsage, .applicationPassword])
+        let constraints = flags.constraints
         let requiresAll = flags.contains(.and)
-        let conditions = Self.conditions.filter { constraints.contains($0) }
+        let conditions = flags.conditions
         guard !conditions.isEmpty else { return }
         func met(_ condition: AccessControl.Flags) -> Bool {
             AccessControl.evaluate(condition, boundBiometryEnrolment: boundEnrolment, proof: credentials?.proof)
@@ -294,10 +336,6 @@ public final class AuthenticationSession: Sendable {
         }
         guard satisfied() else { throw .authenticationFailed }
     }
-
-    private static let conditions: [AccessControl.Flags] = [
-        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
-    ]
 
     /// One biometric check; a match is recorded with its enrolment.
     private func scanBiometry(reason: String) throws(AuthenticationFailure) {
@@ -350,4 +388,9 @@ public final class AuthenticationSession: Sendable {
             throw .authenticationFailed
         }
     }
+}
+
+extension String {
+    /// The string with its first letter in upper case.
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -67,4 +67,19 @@ public struct PasscodeAuthenticator: Sendable {
         guard !password.isEmpty else { throw .authenticationFailed }
         return password
     }
+
+    /// Asks for a new application password and its confirmation, up to the reader's number of tries.
+    ///
+    /// - Throws: as `readApplicationPassword`, and `authenticationFailed` when no two answers matched.
+    public func readNewApplicationPassword(prompt: String, confirmationPrompt: String, interactive: Bool)
+        throws(AuthenticationFailure) -> SecureBytes
+    {
+        let tries = max(1, reader?.attempts ?? 1)
+        for _ in 0..<tries {
+            let password = try readApplicationPassword(prompt: prompt, interactive: interactive)
+            let confirmation = try readApplicationPassword(prompt: confirmationPrompt, interactive: interactive)
+            if password == confirmation { return password }
+        }
+        throw .authenticationFailed
+    }
 }

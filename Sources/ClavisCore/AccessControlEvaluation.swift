@@ -13,9 +13,7 @@ extension AccessControl {
 
     /// The conditions to prove: the flags without the conjunctions, `privateKeyUsage` and `applicationPassword`
     /// (which Apple defines as an extra encryption of the item, "in addition to any constraints").
-    public var constraints: Flags {
-        flags.subtracting([.or, .and, .privateKeyUsage, .applicationPassword])
-    }
+    public var constraints: Flags { flags.constraints }
 
     /// True when the item's secret is also encrypted under a key derived from an application password.
     public var usesApplicationPassword: Bool { flags.contains(.applicationPassword) }
@@ -80,8 +78,7 @@ extension AccessControl {
     private static func evaluateConstraints(_ flags: Flags, boundBiometryEnrolment: Data?, proof: AuthenticationProof?)
         -> Evaluation
     {
-        let constraints = flags.subtracting([.or, .and, .privateKeyUsage, .applicationPassword])
-        let conditions = Self.conditions.filter { constraints.contains($0) }
+        let conditions = flags.conditions
         guard !conditions.isEmpty else { return .satisfied }
         let outcomes = conditions.map { outcome(of: $0, proof ?? AuthenticationProof(), bound: boundBiometryEnrolment) }
         if flags.contains(.and) {
@@ -91,10 +88,6 @@ extension AccessControl {
         if outcomes.contains(.satisfied) { return .satisfied }
         return outcomes.allSatisfy({ $0 == .invalidated }) ? .invalidated : .needsAuthentication
     }
-
-    private static let conditions: [Flags] = [
-        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
-    ]
 
     private static func outcome(of condition: Flags, _ proof: AuthenticationProof, bound: Data?) -> Evaluation {
         switch condition {
@@ -112,4 +105,20 @@ extension AccessControl {
             return .needsAuthentication
         }
     }
+}
+
+extension AccessControl.Flags {
+    /// The flags that shape a policy without being a condition to prove.
+    public static let modifiers: Self = [.or, .and, .privateKeyUsage, .applicationPassword]
+
+    /// Every condition, in the order authenticators consider them.
+    public static let allConditions: [Self] = [
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .watch,
+    ]
+
+    /// These flags without the modifiers.
+    public var constraints: Self { subtracting(Self.modifiers) }
+
+    /// The conditions these flags name, one flag each.
+    public var conditions: [Self] { Self.allConditions.filter { contains($0) } }
 }

@@ -9,11 +9,27 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
     /// layer that can ask the user may authenticate and retry.
     public let pendingAccessControl: AccessControl?
 
+    /// What the pending policy's application password is for: sealing an item anew (ask for a new password, with
+    /// a confirmation), or opening one (ask once; a wrong one answers `authFailed` with the policy still pending).
+    public let applicationPasswordUse: ApplicationPasswordUse
+
     /// Creates an error with `code` and an explanation.
-    public init(_ code: Code, _ reason: String, pendingAccessControl: AccessControl? = nil) {
+    public init(
+        _ code: Code, _ reason: String, pendingAccessControl: AccessControl? = nil,
+        applicationPasswordUse: ApplicationPasswordUse = .open
+    ) {
         self.code = code
         self.reason = reason
         self.pendingAccessControl = pendingAccessControl
+        self.applicationPasswordUse = applicationPasswordUse
+    }
+
+    /// Whether an application password is asked for to seal an item or to open one.
+    public enum ApplicationPasswordUse: Sendable, Hashable {
+        /// Opening an item sealed under it.
+        case open
+        /// Sealing an item under a new password.
+        case seal
     }
 
     /// Apple's `OSStatus` for this error.

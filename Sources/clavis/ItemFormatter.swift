@@ -33,6 +33,12 @@ struct ItemFormatter {
         "password: " + quotedValue(secret)
     }
 
+    /// Text from an item (a label, an account) made safe for a terminal: quotes, backslashes and control bytes
+    /// escaped as `security` escapes them.
+    static func printable(_ text: String) -> String {
+        escaped(Data(text.utf8))
+    }
+
     /// A secret as `security` shows it: quoted when printable, else hexadecimal as well.
     static func quotedValue(_ secret: Data) -> String {
         if let text = String(data: secret, encoding: .utf8),

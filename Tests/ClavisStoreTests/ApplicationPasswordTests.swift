@@ -1,8 +1,9 @@
 import ClavisCore
 import ClavisCrypto
-import ClavisStore
 import FoundationEssentials
 import Testing
+
+@testable import ClavisStore
 
 /// Items whose access control has `applicationPassword`: their secret is sealed under a key derived from a password
 /// the caller gives, on top of the item key.
@@ -108,5 +109,40 @@ import Testing
         for marker in ["marker-password-4711", "secret-a"] {
             #expect(!database.containsBytes(Array(marker.utf8)), "\(marker) found in the database")
         }
+    }
+
+    /// Whoever holds the device key and the class keys (opening the item key's layer as the engine does) still
+    /// finds only a sealed blob, which the password opens.
+    @Test func underTheItemKeyTheSecretIsStillSealedByThePassword() throws {
+        let keychain = try keychain()
+        _ = try keychain.add(item("a", .applicationPassword, password: "pw"))
+        try keychain.unlock(passcode: "1234".secret)
+        let engine = try KeychainEngine(
+            home: temporary.home,
+            deviceKeyProvider: DeviceKeyFile(path: temporary.home.deviceKeyPath) { SecureBytes([]) })
+        try engine.unlock(passcode: "1234".secret)
+        var rows: [ItemRow] = []
+        try engine.connection.forEachRow("SELECT \(ItemRow.columns) FROM items") { row in
+            rows.append(try ItemRow(row: row, itemClass: .genericPassword))
+            return true
+        }
+        let row = try #require(rows.first)
+        let itemKey = try ItemSealer.itemKey(
+            wrappedKey: row.wrappedKey, classKey: engine.classKey(for: row.binding.protection), binding: row.binding)
+        let inner = try ItemSealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
+        let bytes = inner.unprotectedBytes()
+        #expect(bytes.starts(with: Array("cap1".utf8)))
+        #expect(!bytes.containsBytes(Array("secret-a".utf8)))
+        let reference = row.binding.persistentReference
+        #expect(
+            try ApplicationPasswordSealer.open(inner, password: "pw".secret, reference: reference).string == "secret-a")
+        #expect(
+            status { try ApplicationPasswordSealer.open(inner, password: "pW".secret, reference: reference) }
+                == .authFailed)
+        // Bound to its item: the same blob under another reference does not open.
+        let other = PersistentReference(bytes: reference.bytes.reversed())
+        #expect(
+            status { try ApplicationPasswordSealer.open(inner, password: "pw".secret, reference: other) } == .authFailed
+        )
     }
 }

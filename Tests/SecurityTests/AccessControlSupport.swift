@@ -81,8 +81,9 @@ enum ACL {
 
     // MARK: The askpass program
 
-    /// The askpass program: logs its arguments, answers with the answer file's first line, exits 1 for CANCEL; an
-    /// answer starting with "SLOW " is given after a second, like a person typing.
+    /// The askpass program: logs its arguments, answers with the answer file's first line (consuming it while more
+    /// follow: `answer(lines:)`), exits 1 for CANCEL; an answer starting with "SLOW " is given after a second, like a
+    /// person typing.
     static var askpassPath: String { TestKeychain.home + "/askpass" }
     static var answerPath: String { TestKeychain.home + "/askpass-answer" }
     static var callsPath: String { TestKeychain.home + "/askpass-calls" }
@@ -92,6 +93,9 @@ enum ACL {
             #!/bin/sh
             printf '%s\\n' "$#|$*" >> '\(callsPath)'
             answer=$(head -n 1 '\(answerPath)')
+            if [ "$(wc -l < '\(answerPath)')" -gt 1 ]; then
+                tail -n +2 '\(answerPath)' > '\(answerPath).next' && mv '\(answerPath).next' '\(answerPath)'
+            fi
             [ "$answer" = CANCEL ] && exit 1
             case "$answer" in "SLOW "*) sleep 1; answer=${answer#SLOW } ;; esac
             printf '%s\\n' "$answer"
@@ -103,7 +107,12 @@ enum ACL {
 
     /// Sets what the askpass program answers next (`"CANCEL"` cancels) and clears its call log.
     static func answer(_ text: String) {
-        try! (text + "\n").write(toFile: answerPath, atomically: true, encoding: .utf8)
+        answer(lines: [text])
+    }
+
+    /// Sets the askpass program's answers, one per call; the last one then stands for every later call.
+    static func answer(lines: [String]) {
+        try! (lines.joined(separator: "\n") + "\n").write(toFile: answerPath, atomically: true, encoding: .utf8)
         try? FileManager.default.removeItem(atPath: callsPath)
     }
 

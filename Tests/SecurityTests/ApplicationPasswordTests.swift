@@ -48,17 +48,21 @@ extension AccessControlSuites {
             #expect(ACL.askpassCalls.isEmpty)
         }
 
-        @Test func withoutACredentialThePasswordIsAskedForOnAddAndOnRead() {
+        @Test func withoutACredentialThePasswordIsChosenTwiceOnAddAndAskedForOnRead() {
             let service = TestKeychain.uniqueService()
             ACL.answer("typed password")
             defer { ACL.answer(ACL.passcode) }
             ACL.run {
                 #expect(ACL.add(service: service, ACL.access(.applicationPassword)) == errSecSuccess)
-                #expect(ACL.askpassCalls.count == 1)
-                #expect(ACL.askpassCalls.first?.contains("application password") == true)
+                let calls = ACL.askpassCalls
+                #expect(calls.count == 2)
+                #expect(calls.first?.contains("new application password") == true)
+                #expect(calls.last?.contains("again") == true)
+                ACL.answer("typed password")
                 let (status, secret) = ACL.read(service: service)
                 #expect(status == errSecSuccess)
                 #expect(secret == "s3cret")
+                #expect(ACL.askpassCalls.count == 1)
                 // What the user typed is the credential a context set to the same text opens the item with.
                 let typed = context(password: "typed password")
                 #expect(ACL.read(service: service, [kSecUseAuthenticationContext as String: typed]).1 == "s3cret")
@@ -69,6 +73,80 @@ extension AccessControlSuites {
                 #expect(
                     ACL.add(service: TestKeychain.uniqueService(), ACL.access(.applicationPassword))
                         == errSecUserCanceled)
+            }
+        }
+
+        @Test func aNewPasswordWhoseConfirmationDiffersIsRefusedAndNothingIsStored() {
+            let service = TestKeychain.uniqueService()
+            ACL.answer(lines: ["first", "second"])
+            defer { ACL.answer(ACL.passcode) }
+            ACL.run {
+                #expect(ACL.add(service: service, ACL.access(.applicationPassword)) == errSecAuthFailed)
+                let attributes: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                ]
+                #expect(copyMatching(attributes).status == errSecItemNotFound)
+            }
+        }
+
+        @Test func aTypedPasswordStaysOutOfTheContextsCredentialAndAWrongOneIsForgotten() {
+            let service = TestKeychain.uniqueService()
+            ACL.answer("right")
+            defer { ACL.answer(ACL.passcode) }
+            ACL.run {
+                #expect(ACL.add(service: service, ACL.access(.applicationPassword)) == errSecSuccess)
+                let context = LAContext()
+                ACL.answer("wrong")
+                let inContext = [kSecUseAuthenticationContext as String: context]
+                #expect(ACL.read(service: service, inContext).0 == errSecAuthFailed)
+                #expect(!context.isCredentialSet(.applicationPassword))
+                // The wrong password was not kept: the same context asks again.
+                ACL.answer("right")
+                #expect(ACL.read(service: service, inContext).1 == "s3cret")
+                #expect(ACL.askpassCalls.count == 1)
+                // The right one lasts the reuse window: no prompt this time.
+                ACL.answer("CANCEL")
+                #expect(ACL.read(service: service, inContext).1 == "s3cret")
+                #expect(ACL.askpassCalls.isEmpty)
+                #expect(!context.isCredentialSet(.applicationPassword))
+            }
+        }
+
+        @Test func anApplicationPasswordIsNoProofOfTheOwner() async throws {
+            ACL.script(outcomes: ["cancel"])
+            try await ACL.run { () async throws in
+                let context = LAContext()
+                #expect(context.setCredential(Data("pw".utf8), type: .applicationPassword))
+                await #expect(throws: LAError(.userCancel)) {
+                    try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r")
+                }
+            }
+        }
+
+        @Test func itemsUnderDifferentPasswordsFailTogetherOrAreSkipped() {
+            let service = TestKeychain.uniqueService()
+            ACL.answer("CANCEL")
+            defer { ACL.answer(ACL.passcode) }
+            ACL.run {
+                for (account, password) in [("one", "pw1"), ("two", "pw2")] {
+                    let status = addGenericPassword(
+                        service: service, account: account, data: Data(account.utf8),
+                        extra: [
+                            kSecAttrAccessControl as String: ACL.access(.applicationPassword),
+                            kSecUseAuthenticationContext as String: context(password: password),
+                        ])
+                    #expect(status == errSecSuccess)
+                }
+                var query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                    kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnData as String: true,
+                    kSecUseAuthenticationContext as String: context(password: "pw1"),
+                ]
+                #expect(copyMatching(query).status == errSecAuthFailed)
+                query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip
+                let (status, result) = copyMatching(query)
+                #expect(status == errSecSuccess)
+                #expect((result as? [Data])?.map { String(decoding: $0, as: UTF8.self) } == ["one"])
             }
         }
 

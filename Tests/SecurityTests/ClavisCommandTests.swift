@@ -181,7 +181,9 @@ import Testing
         #expect(wrong.status == 51)
         #expect(!wrong.standardError.contains("guess"))
         let calls = try String(contentsOfFile: folder + "/calls", encoding: .utf8)
-        #expect(calls.split(separator: "\n").count == 3)
+        // Chosen twice (the password and its confirmation), then asked once per read.
+        #expect(calls.split(separator: "\n").count == 4)
+        #expect(calls.contains("again"))
         #expect(calls.contains("application password") && !calls.contains("open sesame"))
     }
 

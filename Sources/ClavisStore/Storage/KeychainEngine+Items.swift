@@ -7,11 +7,16 @@ extension KeychainEngine {
     // MARK: Add
 
     func add(_ items: [NewItem]) throws -> [Item] {
-        let prepared = try items.map { newItem in (try prepareForAdd(newItem), newItem.authentication) }
+        // Prepared before the transaction: an application password's key derivation takes about 100 ms, and other
+        // processes must not wait for it.
+        let prepared = try items.map { newItem in
+            let item = try prepareForAdd(newItem)
+            return (item, try storedSecret(of: item, applicationPassword: newItem.authentication?.applicationPassword))
+        }
         return try connection.transaction {
-            try prepared.map { item, authentication in
+            try prepared.map { item, storedSecret in
                 try checkPasscodeRequirements(of: item)
-                try insert(item, tombstone: false, applicationPassword: authentication?.applicationPassword)
+                try insert(item, storedSecret: storedSecret)
                 return item
             }
         }
@@ -81,20 +86,37 @@ extension KeychainEngine {
         }
     }
 
-    /// Seals `item` and inserts its row; a tombstone keeps only the attributes.
-    private func insert(_ item: Item, tombstone: Bool, applicationPassword: SecureBytes? = nil) throws {
+    /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes) and inserts its row.
+    private func insert(_ item: Item, storedSecret: SecureBytes?) throws {
         let placeholders = Array(repeating: "?", count: Self.writableColumns.count).joined(separator: ", ")
         try connection.execute(
             "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
-            try rowValues(item, tombstone: tombstone, applicationPassword: applicationPassword))
+            try rowValues(item, storedSecret: storedSecret))
     }
 
     /// Seals `item` again under a fresh item key into the row `rowID`, keeping its place in insertion order.
-    private func replace(rowID: Int64, with item: Item, applicationPassword: SecureBytes?) throws {
+    private func replace(rowID: Int64, with item: Item, storedSecret: SecureBytes) throws {
         let assignments = Self.writableColumns.map { "\($0) = ?" }.joined(separator: ", ")
         try connection.execute(
             "UPDATE items SET \(assignments) WHERE id = ?",
-            try rowValues(item, tombstone: false, applicationPassword: applicationPassword) + [.integer(rowID)])
+            try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)])
+    }
+
+    /// The secret as the item key seals it: the item's secret, first sealed under its application password when
+    /// its access control has `applicationPassword`.
+    ///
+    /// - Throws: `interactionNotAllowed` naming the password as pending (to be chosen: `.seal`) when none is given.
+    private func storedSecret(of item: Item, applicationPassword: SecureBytes?) throws -> SecureBytes {
+        let secret = item.secret ?? SecureBytes([])
+        guard let accessControl = try Self.accessControl(of: item.attributes), accessControl.usesApplicationPassword
+        else { return secret }
+        guard let applicationPassword else {
+            throw KeychainError(
+                .interactionNotAllowed, "the item's access control needs a new application password",
+                pendingAccessControl: accessControl.applicationPasswordPart, applicationPasswordUse: .seal)
+        }
+        return try ApplicationPasswordSealer.seal(
+            secret, password: applicationPassword, kdf: freshKDF(), reference: item.persistentReference)
     }
 
     private static let writableColumns =
@@ -103,31 +125,16 @@ extension KeychainEngine {
         ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
 
     /// The values of `writableColumns` for `item`: its digests and its sealed parts.
-    ///
-    /// An item whose access control has `applicationPassword` has its secret sealed under that password first;
-    /// without one, `interactionNotAllowed` names the password as the pending authentication.
-    private func rowValues(_ item: Item, tombstone: Bool, applicationPassword: SecureBytes?) throws -> [DatabaseValue] {
+    private func rowValues(_ item: Item, storedSecret: SecureBytes?) throws -> [DatabaseValue] {
         let classKey = try classKey(for: item.protection)
         let binding = RowBinding(
             itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference)
-        var secret = tombstone ? SecureBytes([]) : item.secret ?? SecureBytes([])
-        if !tombstone, let accessControl = try Self.accessControl(of: item.attributes),
-            accessControl.usesApplicationPassword
-        {
-            guard let applicationPassword else {
-                throw KeychainError(
-                    .interactionNotAllowed, "the item's access control needs its application password",
-                    pendingAccessControl: accessControl.applicationPasswordPart)
-            }
-            secret = try ApplicationPasswordSealer.seal(
-                secret, password: applicationPassword, kdf: freshKDF(), reference: item.persistentReference)
-        }
         let sealed = try ItemSealer.seal(
-            attributes: item.attributes, secret: secret, binding: binding, classKey: classKey)
+            attributes: item.attributes, secret: storedSecret ?? SecureBytes([]), binding: binding, classKey: classKey)
         let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
         return [
             .text(item.itemClass.rawValue), .blob(item.persistentReference.bytes), .text(item.protection.rawValue),
-            .integer(item.isSynchronizable ? 1 : 0), .integer(tombstone ? 1 : 0), .blob(rowDigests.primaryKey),
+            .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0), .blob(rowDigests.primaryKey),
             .blob(rowDigests.accessGroup),
         ] + rowDigests.indexedColumnValues + [.blob(sealed.wrappedKey), .blob(sealed.attributes), .blob(sealed.secret)]
     }
@@ -179,9 +186,12 @@ extension KeychainEngine {
             }
             guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
             if let operation, try !Self.admits(attributes, proof: proof, query: query, for: operation) { return true }
-            let secret =
-                loadingSecrets
-                ? try openSecret(of: candidate, itemKey: itemKey, attributes: attributes, proof: proof) : nil
+            var secret: SecureBytes?
+            if loadingSecrets {
+                secret = try openSecret(
+                    of: candidate, itemKey: itemKey, attributes: attributes, query: query, proof: proof)
+                if secret == nil { return true }
+            }
             found.append(
                 (
                     candidate.id,
@@ -195,11 +205,15 @@ extension KeychainEngine {
         return found
     }
 
-    /// Opens a row's secret, and its application-password layer when its access control has one.
+    /// Opens a row's secret, and its application-password layer when its access control has one; `nil` when the
+    /// query's password does not open it and the query skips what it cannot open.
+    ///
+    /// - Throws: `interactionNotAllowed` when no password was given, `authFailed` when the given one is wrong; both
+    ///   name the item's policy as pending, so the caller may ask (again).
     private func openSecret(
-        of row: ItemRow, itemKey: SecureBytes, attributes: [AttributeKey: AttributeValue],
+        of row: ItemRow, itemKey: SecureBytes, attributes: [AttributeKey: AttributeValue], query: ItemQuery,
         proof: AuthenticationProof?
-    ) throws -> SecureBytes {
+    ) throws -> SecureBytes? {
         let secret = try ItemSealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
         guard let accessControl = try Self.accessControl(of: attributes), accessControl.usesApplicationPassword else {
             return secret
@@ -209,8 +223,13 @@ extension KeychainEngine {
                 .interactionNotAllowed, "the item's access control needs its application password",
                 pendingAccessControl: accessControl)
         }
-        return try ApplicationPasswordSealer.open(
-            secret, password: password, reference: row.binding.persistentReference)
+        do {
+            return try ApplicationPasswordSealer.open(
+                secret, password: password, reference: row.binding.persistentReference)
+        } catch let error as KeychainError where error.code == .authFailed {
+            if query.unauthenticatedItems == .skip { return nil }
+            throw KeychainError(.authFailed, error.reason, pendingAccessControl: accessControl)
+        }
     }
 
     /// SQLite's plan for the statement that selects `query`'s candidate rows.
@@ -373,7 +392,10 @@ extension KeychainEngine {
                 {
                     try insertTombstone(for: old)
                 }
-                try replace(rowID: rowID, with: updated, applicationPassword: query.authentication?.applicationPassword)
+                let password = query.authentication?.applicationPassword
+                try replace(
+                    rowID: rowID, with: updated,
+                    storedSecret: try storedSecret(of: updated, applicationPassword: password))
             }
             return found.count
         }
@@ -411,6 +433,6 @@ extension KeychainEngine {
         tombstone.persistentReference = PersistentReference(
             bytes: Array(item.itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16))
         tombstone.attributes[.modificationDate] = .date(Date())
-        try insert(tombstone, tombstone: true)
+        try insert(tombstone, storedSecret: nil)
     }
 }

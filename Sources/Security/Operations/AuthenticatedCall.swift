@@ -27,6 +27,7 @@ enum AuthenticatedCall {
         _ body: (AuthenticationProof?, UnauthenticatedItemPolicy) throws(KeychainError) -> Result
     ) throws(KeychainError) -> Result {
         var unlockAsked = false
+        var wrongApplicationPasswords = 0
         let unauthenticated: UnauthenticatedItemPolicy = options.interface == .skip ? .skip : .fail
         var session = options.context?.clavisSession
         var proof = session.flatMap(Self.proof(of:))
@@ -47,11 +48,20 @@ enum AuthenticatedCall {
                 do {
                     try evaluating.evaluate(
                         flags: pending.flags, boundEnrolment: pending.boundBiometryEnrolment,
-                        reason: reason(options, operation), forDeletion: operation == .delete)
+                        reason: reason(options, operation), forDeletion: operation == .delete,
+                        applicationPasswordUse: error.applicationPasswordUse)
                 } catch {
                     throw error.keychainError
                 }
                 proof = Self.proof(of: evaluating)
+            } catch  where error.code == .authFailed && error.pendingAccessControl != nil {
+                // A wrong application password: one the user typed is forgotten, and asked for again while the
+                // prompt's tries last; one the app set stands, and so does the failure.
+                guard let session, session.forgetTypedApplicationPassword(), options.interface == .allow,
+                    wrongApplicationPasswords + 1 < session.applicationPasswordAttempts
+                else { throw error }
+                wrongApplicationPasswords += 1
+                proof = Self.proof(of: session)
             }
         }
         throw KeychainError(.authFailed, "the items' access controls were not satisfied")

@@ -59,18 +59,22 @@ struct DumpKeychainCommand: RunnableCommand {
         let query: [String: Any] = [
             kSecClass as String: item[kSecClass as String] ?? kSecClassGenericPassword,
             kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+            kSecUseOperationPrompt as String: "Show the secret of \(name(of: item))",
         ]
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         return (status, status == errSecSuccess ? result as? Data ?? Data() : nil)
     }
 
-    /// How an item is named in a message: its label, else its service or server and account.
+    /// How an item is named in a prompt or a message: its label, else its account and service (or server), each
+    /// escaped for the terminal.
     private static func name(of item: [String: Any]) -> String {
-        if let label = item[kSecAttrLabel as String] as? String, !label.isEmpty { return "\"\(label)\"" }
-        let place = item[kSecAttrService as String] as? String ?? item[kSecAttrServer as String] as? String ?? ""
-        let account = item[kSecAttrAccount as String] as? String ?? ""
-        return "\"\(account)\" at \"\(place)\""
+        func quoted(_ key: CFString) -> String? {
+            (item[key as String] as? String).flatMap { $0.isEmpty ? nil : "\"\(ItemFormatter.printable($0))\"" }
+        }
+        if let label = quoted(kSecAttrLabel) { return label }
+        let place = quoted(kSecAttrService) ?? quoted(kSecAttrServer) ?? "\"\""
+        return "\(quoted(kSecAttrAccount) ?? "\"\"") at \(place)"
     }
 }
 
