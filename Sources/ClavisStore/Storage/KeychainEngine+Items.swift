@@ -134,7 +134,8 @@ extension KeychainEngine {
         let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
         return [
             .text(item.itemClass.rawValue), .blob(item.persistentReference.bytes), .text(item.protection.rawValue),
-            .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0), .blob(rowDigests.primaryKey),
+            .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0),
+            .blob(rowDigests.primaryKey),
             .blob(rowDigests.accessGroup),
         ] + rowDigests.indexedColumnValues + [.blob(sealed.wrappedKey), .blob(sealed.attributes), .blob(sealed.secret)]
     }
