@@ -122,10 +122,7 @@ import Testing
     @Test func accessControlFlagAddsAProtectedItemShownWithItsProtectionAndOpenedThroughAskpass() throws {
         let folder = try makeTemporaryFolder("clavis-cli-acl")
         let home = folder + "/home"
-        let askpass = folder + "/askpass"
-        try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(folder)/calls'\necho 1234\n".write(
-            toFile: askpass, atomically: true, encoding: .utf8)
-        chmod(askpass, 0o755)
+        let askpass = try writeAskpass(in: folder, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(folder)/calls'\necho 1234\n")
         let script = folder + "/biometry.json"
         try Data(#"{"enrolled": ["right-index"], "outcomes": ["no-match", "match"]}"#.utf8)
             .write(to: URL(fileURLWithPath: script))
@@ -161,10 +158,8 @@ import Testing
     @Test func applicationPasswordIsAskedForThroughAskpassWhenAddingAndReading() throws {
         let folder = try makeTemporaryFolder("clavis-cli-app-password")
         let home = folder + "/home"
-        let askpass = folder + "/askpass"
-        try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(folder)/calls'\nhead -n 1 '\(folder)/answer'\n".write(
-            toFile: askpass, atomically: true, encoding: .utf8)
-        chmod(askpass, 0o755)
+        let askpass = try writeAskpass(
+            in: folder, "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(folder)/calls'\nhead -n 1 '\(folder)/answer'\n")
         func run(_ arguments: [String], answer: String) throws -> ProcessOutput {
             try (answer + "\n").write(toFile: folder + "/answer", atomically: true, encoding: .utf8)
             return try clavis(arguments, home: home, environment: ["CLAVIS_ASKPASS": askpass])
@@ -290,10 +285,8 @@ import Testing
     @Test func dumpKeychainWithDShowsSecretsAndAsksWhereAnItemNeedsIt() throws {
         let folder = try makeTemporaryFolder("clavis-cli-dump")
         let home = folder + "/home"
-        let askpass = folder + "/askpass"
-        try "#!/bin/sh\nhead -n 1 '\(folder)/answer' | grep -v CANCEL || exit 1\n".write(
-            toFile: askpass, atomically: true, encoding: .utf8)
-        chmod(askpass, 0o755)
+        let askpass = try writeAskpass(
+            in: folder, "#!/bin/sh\nhead -n 1 '\(folder)/answer' | grep -v CANCEL || exit 1\n")
         func run(_ arguments: [String], answer: String = "app pw") throws -> ProcessOutput {
             try (answer + "\n").write(toFile: folder + "/answer", atomically: true, encoding: .utf8)
             return try clavis(arguments, home: home, environment: ["CLAVIS_ASKPASS": askpass])
@@ -394,4 +387,12 @@ import Testing
             ["find-generic-password", "-s", service, "--access-group", TestKeychain.defaultGroup], home: home)
         #expect(cliWithGroup.status == 30)  // errSecMissingEntitlement's low byte
     }
+}
+
+/// Writes an executable askpass program `askpass` in `folder` with `script` as its text, and returns its path.
+private func writeAskpass(in folder: String, _ script: String) throws -> String {
+    let askpass = folder + "/askpass"
+    try script.write(toFile: askpass, atomically: true, encoding: .utf8)
+    chmod(askpass, 0o755)
+    return askpass
 }
