@@ -39,7 +39,8 @@ let package = Package(
     ]
     package.targets += [
         .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
-        .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore", "ClavisAuthentication"]),
+        .target(
+            name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisStore", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
