@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .executable(name: "clavis", targets: ["clavis"]),
+        .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
     ]
     package.targets += [
         .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
@@ -45,6 +46,7 @@ let package = Package(
         .executableTarget(
             name: "clavis",
             dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication", "CProcessHardening"]),
+        .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

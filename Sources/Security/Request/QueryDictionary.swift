@@ -8,9 +8,19 @@ struct QueryDictionary {
     private(set) var entries: [String: Any]
 
     /// Reads `dictionary`; a key that is not a string is `errSecParam`.
+    ///
+    /// The entries are copied out in one pass (`getObjects(_:andKeys:count:)`) rather than iterated: Foundation's
+    /// dictionary iterator looks each key up again, which hashes it, and hashing some keys traps (an `NSDate`
+    /// holding NaN). Only string keys are ever hashed here.
     init(_ dictionary: NSDictionary) throws(KeychainError) {
+        var keys: [Any] = []
+        var values: [Any] = []
+        dictionary.getObjects(&values, andKeys: &keys, count: dictionary.count)
+        guard keys.count == values.count else {
+            throw KeychainError(.param, "the dictionary changed while it was read")
+        }
         var entries: [String: Any] = [:]
-        for (key, value) in dictionary {
+        for (key, value) in zip(keys, values) {
             guard let name = key as? String else {
                 throw KeychainError(.param, "a query key is not a string")
             }
