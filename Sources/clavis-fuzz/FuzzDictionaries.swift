@@ -77,6 +77,10 @@ struct FuzzDictionaries {
             dictionary.setObject("fuzz", forKey: "svce" as NSString)
             count = random.below(4)
         }
+        // Foundation's own dictionary traps on some pairs of foreign keys (a NaN unequal to itself, numbers equal
+        // across types with different hashes) when its storage grows: one foreign key per dictionary, which a real
+        // caller can make, keeps the trap in the caller's dictionary out of the results.
+        var hasForeignKey = false
         for _ in 0..<count {
             let key: AnyHashable =
                 switch random.below(12) {
@@ -84,6 +88,10 @@ struct FuzzDictionaries {
                 case 1: "x\(random.next())"
                 default: random.pick(Self.names)
                 }
+            if !(key.base is String) {
+                if hasForeignKey { continue }
+                hasForeignKey = true
+            }
             dictionary.setObject(value(), forKey: key)
         }
         return dictionary

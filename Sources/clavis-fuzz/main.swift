@@ -28,6 +28,8 @@ unsetenv("CLAVIS_ASKPASS")
 let known: Set<OSStatus> = [
     errSecSuccess, errSecParam, errSecNoSuchClass, errSecNoSuchAttr, errSecItemNotFound, errSecDuplicateItem,
     errSecUnimplemented, errSecMissingEntitlement, errSecDataTooLarge, errSecInteractionNotAllowed,
+    // A WhenPasscodeSetThisDeviceOnly item (or one whose access control needs the passcode) on a keychain without one.
+    errSecNotAvailable,
 ]
 var fuzz = FuzzDictionaries(random: SplitMix64(state: UInt64(truncatingIfNeeded: seed) &* 0x1234_5678_9ABC))
 var counts: [OSStatus: Int] = [:]
