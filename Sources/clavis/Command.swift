@@ -1,3 +1,4 @@
+import ClavisCore
 import Security
 
 /// One `clavis` verb: its declaration (name, options, help) apart from running it.
@@ -40,5 +41,19 @@ struct CommandContext {
             return ExitStatus.forStatus(status)
         }
         return Console.fail(call, status)
+    }
+
+    /// Reports a failed keychain operation with its reason (on stderr, or in the JSON object) and returns the exit
+    /// status.
+    func fail(_ call: String, _ failure: KeychainError) -> Int32 {
+        if json {
+            let message = SecCopyErrorMessageString(failure.osStatus, nil) as String? ?? ""
+            Console.out(
+                ItemFormatter.jsonText([
+                    "status": Int(failure.osStatus), "message": message, "call": call, "reason": failure.reason,
+                ]))
+            return ExitStatus.forStatus(failure.osStatus)
+        }
+        return Console.fail(call, failure)
     }
 }

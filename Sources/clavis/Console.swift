@@ -27,6 +27,14 @@ enum Console {
         return ExitStatus.forStatus(status)
     }
 
+    /// Reports a failed keychain operation with Apple's message and the reason (never a secret), and returns the
+    /// exit status for it.
+    static func fail(_ call: String, _ failure: KeychainError) -> Int32 {
+        let message = SecCopyErrorMessageString(failure.osStatus, nil) as String? ?? "OSStatus \(failure.osStatus)"
+        error("clavis: \(call): \(message) (\(failure.reason))")
+        return ExitStatus.forStatus(failure.osStatus)
+    }
+
     /// Reads a secret: with `prompt` shown and echo off on the terminal when standard input is one, else one line
     /// from standard input. The bytes never pass through a `String`.
     ///

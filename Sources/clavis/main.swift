@@ -81,8 +81,11 @@ func runClavis(_ arguments: [String]) -> Int32 {
     // A locked keychain is unlocked first when someone can be asked (terminal or CLAVIS_ASKPASS), as `security`
     // does; elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36).
     if descriptor.usesItems {
-        let unlocked = ClavisUnlockIfLocked()
-        if unlocked != errSecSuccess { return Console.fail("SecKeychainUnlock", unlocked) }
+        do throws(KeychainError) {
+            try ClavisUnlockIfLocked()
+        } catch {
+            return Console.fail("SecKeychainUnlock", error)
+        }
     }
     let context = CommandContext(
         json: json, formatter: ItemFormatter(keychainPath: KeychainHome.fromEnvironment().databasePath, json: json))

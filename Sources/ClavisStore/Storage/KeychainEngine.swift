@@ -85,7 +85,10 @@ final class KeychainEngine {
 
     func unlock(passcode: SecureBytes?) throws {
         try keybag.refreshPasscodeState(connection)
-        classKeys = try countingPasscodeAttempts { try openEveryClass(passcode: passcode) }
+        if !keybag.hasPasscode, let passcode, !passcode.isEmpty {
+            throw KeychainError(.authFailed, "no passcode is set for this keychain")
+        }
+        classKeys = try countingPasscodeAttempts(passcode) { passcodeKey in try openEveryClass(passcodeKey) }
         lockState = .unlocked
     }
 
@@ -95,8 +98,8 @@ final class KeychainEngine {
     func verifyPasscode(_ passcode: SecureBytes) throws {
         try keybag.refreshPasscodeState(connection)
         guard keybag.hasPasscode else { throw KeychainError(.notAvailable, "no passcode is set for this keychain") }
-        _ = try countingPasscodeAttempts {
-            try keybag.unwrap([.whenUnlocked], passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
+        _ = try countingPasscodeAttempts(passcode) { passcodeKey in
+            try keybag.unwrap([.whenUnlocked], passcodeKey: passcodeKey, in: connection)
         }
     }
 
@@ -107,22 +110,45 @@ final class KeychainEngine {
 
     /// Runs a passcode check, refusing it during a lockout and counting a wrong passcode toward the next one.
     ///
-    /// The attempt is counted as a failure before the check runs, in one transaction with the lockout test, so
-    /// guesses made by many processes at once cannot all slip in before the count catches up; a right passcode
-    /// then clears the count.
-    private func countingPasscodeAttempts<Result>(_ check: () throws -> Result) throws -> Result {
-        guard keybag.hasPasscode else { return try check() }
-        try connection.transaction {
+    /// The passcode key is derived first, outside any transaction: that is the slow part, and processes checking
+    /// at once must not queue behind it. Then, in one write transaction, the lockout is tested, the attempt is
+    /// counted as a failure and `check` runs with the key (a few key unwraps); a right passcode clears the count
+    /// before the transaction commits, a wrong one commits its failure. Attempts from many processes are thereby
+    /// serialised: a wrong one is always counted before its answer is known, and a right one never counts toward a
+    /// lockout, however many arrive together. `check` gets `nil` when no passcode is set.
+    private func countingPasscodeAttempts<Result>(
+        _ passcode: SecureBytes?, _ check: (SecureBytes?) throws -> Result
+    ) throws -> Result {
+        guard keybag.hasPasscode else { return try check(nil) }
+        var derivedWith = keybag.passcodeKDF
+        var passcodeKey = try derivePasscodeKey(passcode)
+        let outcome: Swift.Result<Result, KeychainError> = try connection.transaction {
+            try keybag.refreshPasscodeState(connection)
+            guard keybag.hasPasscode else { return .success(try check(nil)) }
+            if keybag.passcodeKDF != derivedWith {
+                // Another process changed the passcode meanwhile: derive again under its KDF.
+                derivedWith = keybag.passcodeKDF
+                passcodeKey = try derivePasscodeKey(passcode)
+            }
             if let until = try PasscodeAttempts.lockedUntil(connection) {
-                throw KeychainError(
-                    .authFailed,
-                    "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
+                throw PasscodeAttempts.lockoutError(until: until)
             }
             try PasscodeAttempts.recordFailure(connection)
+            do {
+                let result = try check(passcodeKey)
+                try PasscodeAttempts.recordSuccess(connection)
+                return .success(result)
+            } catch let error as KeychainError where error.code == .authFailed {
+                return .failure(error)
+            }
         }
-        let result = try check()
-        try PasscodeAttempts.recordSuccess(connection)
-        return result
+        return try outcome.get()
+    }
+
+    /// The passcode key of `passcode` under the recorded KDF; `nil` for no passcode or an empty one.
+    private func derivePasscodeKey(_ passcode: SecureBytes?) throws -> SecureBytes? {
+        guard let passcode, !passcode.isEmpty, keybag.hasPasscode else { return nil }
+        return try keybag.passcodeKey(for: passcode)
     }
 
     /// Sets, changes (`newPasscode` non-nil) or removes (`nil`) the passcode after checking `current`.
@@ -136,10 +162,12 @@ final class KeychainEngine {
             throw KeychainError(.param, "a passcode is at most \(KeychainLimits.passcodeBytes) bytes")
         }
         try keybag.refreshPasscodeState(connection)
-        let (keys, rewrapped) = try countingPasscodeAttempts {
+        if !keybag.hasPasscode, let current, !current.isEmpty {
+            throw KeychainError(.authFailed, "no passcode is set for this keychain")
+        }
+        let (keys, rewrapped) = try countingPasscodeAttempts(current) { currentKey in
             try connection.transaction {
-                try keybag.refreshPasscodeState(connection)
-                let keys = try openEveryClass(passcode: current)
+                let keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
                     try connection.execute(
                         "DELETE FROM items WHERE protection = ?",
@@ -165,18 +193,12 @@ final class KeychainEngine {
         return kdf
     }
 
-    private func openEveryClass(passcode: SecureBytes?) throws -> [ProtectionClass: SecureBytes] {
-        if keybag.hasPasscode {
-            guard let passcode, !passcode.isEmpty else {
-                throw KeychainError(.authFailed, "the keychain passcode is required")
-            }
-            return try keybag.unwrap(
-                ProtectionClass.allCases, passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
+    /// Unwraps every class key with `passcodeKey`, which must be given while a passcode is set.
+    private func openEveryClass(_ passcodeKey: SecureBytes?) throws -> [ProtectionClass: SecureBytes] {
+        if keybag.hasPasscode, passcodeKey == nil {
+            throw KeychainError(.authFailed, "the keychain passcode is required")
         }
-        guard passcode == nil || passcode?.isEmpty == true else {
-            throw KeychainError(.authFailed, "no passcode is set for this keychain")
-        }
-        return try keybag.unwrap(ProtectionClass.allCases, passcodeKey: nil, in: connection)
+        return try keybag.unwrap(ProtectionClass.allCases, passcodeKey: passcodeKey, in: connection)
     }
 
     /// The open key of `protection`, or `interactionNotAllowed` when the lock state keeps it closed.

@@ -48,7 +48,7 @@ struct ExportCommand: RunnableCommand {
             }
             return ExitStatus.success
         } catch {
-            return context.fail("SecItemExport", error.osStatus)
+            return context.fail("SecItemExport", error)
         }
     }
 }
@@ -88,7 +88,7 @@ struct ImportCommand: RunnableCommand {
             }
             return ExitStatus.success
         } catch {
-            return context.fail("SecItemImport", error.osStatus)
+            return context.fail("SecItemImport", error)
         }
     }
 }

@@ -102,7 +102,7 @@ struct UnlockKeychainCommand: RunnableCommand {
             try keychain.unlock(passcode: secret)
             return ExitStatus.success
         } catch {
-            return context.fail("SecKeychainUnlock", error.osStatus)
+            return context.fail("SecKeychainUnlock", error)
         }
     }
 }
@@ -118,7 +118,7 @@ struct LockKeychainCommand: RunnableCommand {
             try ClavisEmbeddedKeychain().lock()
             return ExitStatus.success
         } catch {
-            return context.fail("SecKeychainLock", error.osStatus)
+            return context.fail("SecKeychainLock", error)
         }
     }
 }
@@ -161,7 +161,7 @@ struct SetKeychainPasswordCommand: RunnableCommand {
             try keychain.setPasscode(secret.isEmpty ? nil : secret, current: current)
             return ExitStatus.success
         } catch {
-            return context.fail("SecKeychainChangePassword", error.osStatus)
+            return context.fail("SecKeychainChangePassword", error)
         }
     }
 }
