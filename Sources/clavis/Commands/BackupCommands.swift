@@ -33,7 +33,7 @@ struct ExportCommand: RunnableCommand {
             return context.fail("SecItemExport", errSecUserCanceled)
         }
         do throws(KeychainError) {
-            let (archive, summary) = try ClavisEmbeddedKeychain().exportBackup(passphrase: secret)
+            let (archive, summary) = try ClavisExportBackup(passphrase: secret)
             try BackupFile.save(archive, to: path)
             if context.json {
                 Console.out(
@@ -79,7 +79,7 @@ struct ImportCommand: RunnableCommand {
             return context.fail("SecItemImport", errSecUserCanceled)
         }
         do throws(KeychainError) {
-            let summary = try ClavisEmbeddedKeychain().importBackup(archive, passphrase: secret)
+            let summary = try ClavisImportBackup(archive, passphrase: secret)
             if context.json {
                 Console.out(
                     ItemFormatter.jsonText(["restored": summary.restored, "alreadyPresent": summary.alreadyPresent]))
