@@ -23,12 +23,16 @@ public final class Connection {
     }
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for other connections' locks.
-    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000)
-        throws(DatabaseError)
-    {
+    ///
+    /// With `refusingSymbolicLinks`, a path holding a symbolic link anywhere fails to open (`SQLITE_OPEN_NOFOLLOW`).
+    public init(
+        path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000,
+        refusingSymbolicLinks: Bool = false
+    ) throws(DatabaseError) {
         var opened: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
+        if refusingSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }
         let status = sqlite3_open_v2(path, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

@@ -82,6 +82,11 @@ func runClavis(_ arguments: [String]) -> Int32 {
     // does; elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36).
     if descriptor.usesItems {
         do throws(KeychainError) {
+            _ = try ClavisEmbeddedKeychain()
+        } catch {
+            return Console.fail("SecKeychainOpen", error)
+        }
+        do throws(KeychainError) {
             try ClavisUnlockIfLocked()
         } catch {
             return Console.fail("SecKeychainUnlock", error)

@@ -22,11 +22,22 @@ final class KeychainEngine {
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
     init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider) throws {
-        try PrivateFiles.makeOwnerOnlyFolder(home.path)
-        let databaseExisted = (PrivateFiles.size(home.databasePath) ?? 0) > 0
+        let folder = try KeychainFolder(home.path)
+        for name in [KeychainHome.databaseName] + KeychainHome.databaseCompanionNames {
+            try folder.checkFileIfPresent(name)
+        }
+        let databaseExisted = (folder.size(of: KeychainHome.databaseName) ?? 0) > 0
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
-        try PrivateFiles.makeOwnerOnlyFile(home.databasePath)
-        let connection = try Connection(path: home.databasePath)
+        try folder.ensureFile(KeychainHome.databaseName)
+        // SQLite gets the folder's resolved path and refuses any link on it, so the database it opens is the file
+        // checked above, never a link's target.
+        let databasePath = try folder.resolvedPath() + "/" + KeychainHome.databaseName
+        let connection: Connection
+        do {
+            connection = try Connection(path: databasePath, refusingSymbolicLinks: true)
+        } catch {
+            throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
+        }
         try Self.checkIsKeychain(connection, path: home.databasePath)
         try connection.enableWriteAheadLogging()
         // A short write-ahead log: each process that opens the keychain after another exited replays the log, so
@@ -35,7 +46,7 @@ final class KeychainEngine {
             "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
         )
         try Schema.migrator.migrate(connection)
-        try Self.foldOversizedLog(connection, path: home.databasePath + "-wal")
+        try Self.foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         keybag = try connection.transaction { try Keybag(connection: connection, deviceKey: deviceKey) }
@@ -54,8 +65,8 @@ final class KeychainEngine {
 
     /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how
     /// much of it was already copied back, so the log only grows. Past 4 MiB, fold it back and truncate it.
-    private static func foldOversizedLog(_ connection: Connection, path: String) throws {
-        guard let size = PrivateFiles.size(path), size > 4 * 1024 * 1024 else { return }
+    private static func foldOversizedLog(_ connection: Connection, size: Int?) throws {
+        guard let size, size > 4 * 1024 * 1024 else { return }
         _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
