@@ -39,11 +39,40 @@ enum Console {
     /// from standard input. The bytes never pass through a `String`.
     ///
     /// Returns `nil` at end of input or when the user cancels.
-    static func readSecret(prompt: String) -> SecureBytes? {
+    /// With `confirming`, a terminal asks a second time ("retype …") and a different answer gives `nil` after
+    /// saying so, as `security` does for a new secret.
+    static func readSecret(prompt: String, confirming: Bool = false) -> SecureBytes? {
         if isInteractive, let terminal = TerminalPasscodeReader() {
-            return terminal.readPasscode(prompt: prompt)
+            guard let first = terminal.readPasscode(prompt: prompt) else { return nil }
+            guard confirming else { return first }
+            guard let second = terminal.readPasscode(prompt: "retype " + prompt) else { return nil }
+            guard first == second else {
+                error("clavis: the two entries differ; nothing was changed")
+                return nil
+            }
+            return first
         }
         return readLine(from: STDIN_FILENO, limit: KeychainLimits.secretBytes)
+    }
+
+    /// Reads all of standard input, byte for byte (line breaks included), up to `limit` bytes; `nil` beyond.
+    static func readAllInput(limit: Int) -> SecureBytes? {
+        var length = 0
+        var tooLong = false
+        let buffer = SecureBytes(count: limit + 1) { bytes in
+            while length <= limit {
+                let count = read(STDIN_FILENO, bytes.baseAddress! + length, limit + 1 - length)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                length += count
+            }
+            tooLong = length > limit
+        }
+        if tooLong {
+            error("clavis: standard input holds more than \(limit) bytes")
+            return nil
+        }
+        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 
     /// Reads bytes up to a newline (not included) or the end of input; `nil` when there were none at all.

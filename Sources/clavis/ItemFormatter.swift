@@ -39,6 +39,13 @@ struct ItemFormatter {
         escaped(Data(text.utf8))
     }
 
+    /// A secret as `-w` prints it, as `security` does: the text when it is valid UTF-8, else its bytes in
+    /// lowercase hexadecimal (which `add-generic-password -X` takes back).
+    static func passwordOnly(_ secret: Data) -> String {
+        if let text = String(validating: secret, as: UTF8.self) { return text }
+        return hex(secret).lowercased()
+    }
+
     /// A secret as `security` shows it: quoted when printable, else hexadecimal as well.
     static func quotedValue(_ secret: Data) -> String {
         if let text = String(data: secret, encoding: .utf8),

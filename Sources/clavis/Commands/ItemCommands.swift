@@ -14,8 +14,11 @@ struct AddPasswordCommand: RunnableCommand {
                 PasswordKind.accessGroupOption,
                 OptionSpec(
                     flag: "-w", valueName: "password",
-                    help: "password to store; put -w last to be prompted (or to read one line from stdin)",
+                    help: "password to store (visible to other users in ps: prefer a prompt); put -w last to be "
+                        + "prompted on a terminal, or to read one line of stdin without its line break; -w - reads "
+                        + "all of stdin, byte for byte",
                     valueMayBePrompted: true),
+                OptionSpec(flag: "-X", valueName: "hex", help: "password to store, as hexadecimal bytes"),
                 OptionSpec(flag: "-U", help: "update the item if it already exists"),
                 OptionSpec(
                     flag: "--accessible", valueName: "class",
@@ -51,15 +54,24 @@ struct AddPasswordCommand: RunnableCommand {
                 }
                 attributes[kSecAttrAccessControl as String] = access
             }
+            var password = SecretSource(parsed, flag: "-w")
+            if let hex = parsed.value("-X") {
+                guard password.value == nil && !password.prompted else {
+                    throw UsageError(message: "give the password with -w or -X, not both")
+                }
+                guard let bytes = SecretSource.bytes(fromHex: hex) else {
+                    throw UsageError(message: "-X needs an even number of hexadecimal digits")
+                }
+                password = SecretSource(bytes: bytes)
+            }
             return AddPasswordCommand(
-                kind: kind, attributes: attributes, password: SecretSource(parsed, flag: "-w"),
-                updateExisting: parsed.has("-U"))
+                kind: kind, attributes: attributes, password: password, updateExisting: parsed.has("-U"))
         }
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        guard let secret = password.read(prompt: "password data for new item: ") else {
-            Console.error("clavis: no password given on standard input")
+        guard let secret = password.read(prompt: "password data for new item: ", confirming: true) else {
+            if !Console.isInteractive { Console.error("clavis: no password given on standard input") }
             return ExitStatus.usage
         }
         // Apple's API takes the secret as CFData.
@@ -129,7 +141,7 @@ struct FindPasswordCommand: RunnableCommand {
             Console.out(
                 ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret ?? Data() : nil)))
         } else if passwordOnly {
-            Console.out(String(decoding: secret ?? Data(), as: UTF8.self))
+            Console.out(ItemFormatter.passwordOnly(secret ?? Data()))
         } else {
             Console.out(context.formatter.block(item))
             if showPassword { Console.error(ItemFormatter.passwordLine(secret ?? Data())) }
@@ -174,25 +186,5 @@ struct DeletePasswordCommand: RunnableCommand {
             Console.out("password has been deleted.")
         }
         return ExitStatus.success
-    }
-}
-
-/// Where a secret comes from: the option's value, or a prompt (a line of stdin when not on a terminal).
-struct SecretSource {
-    /// The value given on the command line.
-    var value: String?
-    /// True when the option was given without a value, to be prompted for.
-    var prompted: Bool
-
-    init(_ options: ParsedOptions, flag: String) {
-        value = options.value(flag)
-        prompted = options.has(flag)
-    }
-
-    /// The secret's bytes: the value, the answer to the prompt, or empty when the option was not given.
-    func read(prompt: String) -> SecureBytes? {
-        if let value { return SecureBytes(Array(value.utf8)) }
-        guard prompted else { return SecureBytes([]) }
-        return Console.readSecret(prompt: prompt)
     }
 }
