@@ -57,6 +57,27 @@ struct BackupFile {
         }
     }
 
+    /// Reads a backup file whole (at most 1 GiB).
+    static func read(_ path: String) throws(KeychainError) -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw KeychainError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var contents = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while contents.count < 1 << 30 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw KeychainError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+        return contents
+    }
+
     /// True when `path` names a file of the keychain, through any link, or lies in the keychain's folder.
     private var isKeychainFile: Bool {
         if let resolvedFolder = Self.resolved(folder), resolvedFolder == Self.resolved(keychain.path) { return true }

@@ -33,6 +33,19 @@ struct SecretSource {
         return Console.readSecret(prompt: prompt, confirming: confirming)
     }
 
+    /// Says that the secret `what` was needed and how to give it, for a prompt that got no answer (end of input,
+    /// or a pipe with nothing on it), and returns the exit status for a command line that lacks an input.
+    static func reportMissing(_ what: String, flag: String) -> Int32 {
+        if Console.isInteractive {
+            Console.error("clavis: no \(what) was entered")
+        } else {
+            Console.error(
+                "clavis: no \(what) given: give it with \(flag), type it at a terminal, or pipe it as one line on "
+                    + "standard input")
+        }
+        return ExitStatus.usage
+    }
+
     /// The bytes of an even-length string of hexadecimal digits (an optional `0x` first), or `nil`.
     static func bytes(fromHex text: String) -> [UInt8]? {
         var digits = Substring(text)

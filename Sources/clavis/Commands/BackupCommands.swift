@@ -38,8 +38,8 @@ struct ExportCommand: RunnableCommand {
         } catch {
             return context.fail("SecItemExport", error)
         }
-        guard let secret = passphrase.read(prompt: "passphrase for the backup: ") else {
-            return context.fail("SecItemExport", errSecUserCanceled)
+        guard let secret = passphrase.read(prompt: "passphrase for the backup: ", confirming: true) else {
+            return SecretSource.reportMissing("backup passphrase", flag: "-P")
         }
         do throws(KeychainError) {
             let (archive, summary) = try ClavisExportBackup(passphrase: secret)
@@ -80,12 +80,14 @@ struct ImportCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        guard let archive = FileManager.default.contents(atPath: path) else {
-            Console.error("clavis: cannot read \(path)")
-            return ExitStatus.forStatus(errSecIO)
+        let archive: Data
+        do throws(KeychainError) {
+            archive = try BackupFile.read(path)
+        } catch {
+            return context.fail("SecItemImport", error)
         }
         guard let secret = passphrase.read(prompt: "passphrase for the backup: ") else {
-            return context.fail("SecItemImport", errSecUserCanceled)
+            return SecretSource.reportMissing("backup passphrase", flag: "-P")
         }
         do throws(KeychainError) {
             let summary = try ClavisImportBackup(archive, passphrase: secret)

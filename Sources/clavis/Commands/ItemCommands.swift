@@ -71,8 +71,7 @@ struct AddPasswordCommand: RunnableCommand {
 
     func run(_ context: CommandContext) -> Int32 {
         guard let secret = password.read(prompt: "password data for new item: ", confirming: true) else {
-            if !Console.isInteractive { Console.error("clavis: no password given on standard input") }
-            return ExitStatus.usage
+            return SecretSource.reportMissing("password for the new item", flag: "-w or -X")
         }
         // Apple's API takes the secret as CFData.
         let data = Data(secret.unprotectedBytes())
@@ -90,7 +89,22 @@ struct AddPasswordCommand: RunnableCommand {
             let updated = SecItemUpdate(match as CFDictionary, changes as CFDictionary)
             return updated == errSecSuccess ? succeed(context) : context.fail("SecItemUpdate", updated)
         }
+        if status == errSecNotAvailable, let explanation = notAvailableReason() {
+            return context.fail("SecItemAdd", KeychainError(.notAvailable, explanation))
+        }
         return status == errSecSuccess ? succeed(context) : context.fail("SecItemAdd", status)
+    }
+
+    /// Why a passcode-bound add is not available: the keychain has no passcode, or (with one) no biometry is
+    /// enrolled for `biometryCurrentSet`.
+    private func notAvailableReason() -> String? {
+        guard let keychain = try? ClavisEmbeddedKeychain() else { return nil }
+        if !keychain.hasPasscode {
+            return "the keychain has no passcode, which this item's protection needs; set one with "
+                + "`clavis set-keychain-password`"
+        }
+        return attributes[kSecAttrAccessControl as String] != nil
+            ? "this item's access control needs biometry, and none is enrolled" : nil
     }
 
     private func succeed(_ context: CommandContext) -> Int32 {

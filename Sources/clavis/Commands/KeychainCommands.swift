@@ -151,12 +151,12 @@ struct SetKeychainPasswordCommand: RunnableCommand {
             var current: SecureBytes?
             if keychain.hasPasscode {
                 guard let secret = old.read(prompt: "Old Password: ") else {
-                    return context.fail("SecKeychainChangePassword", errSecAuthFailed)
+                    return SecretSource.reportMissing("current passcode", flag: "-o")
                 }
                 current = secret
             }
-            guard let secret = new.read(prompt: "New Password: ") else {
-                return context.fail("SecKeychainChangePassword", errSecParam)
+            guard let secret = new.read(prompt: "New Password: ", confirming: true) else {
+                return SecretSource.reportMissing("new passcode", flag: "-p (empty removes the passcode)")
             }
             try keychain.setPasscode(secret.isEmpty ? nil : secret, current: current)
             return ExitStatus.success
