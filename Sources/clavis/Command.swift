@@ -18,6 +18,9 @@ struct CommandDescriptor: Sendable {
 
     /// The usage text.
     var usageText: String { usage(name: name, summary: summary, specs: options, operands: operands) }
+
+    /// The usage text's first line, shown under a command line that does not parse.
+    var usageLine: String { usageText.split(separator: "\n").first.map(String.init) ?? "Usage: clavis \(name)" }
 }
 
 /// A validated command, ready to run.

@@ -164,17 +164,28 @@ struct FindPasswordCommand: RunnableCommand {
     }
 }
 
-/// `delete-generic-password` and `delete-internet-password`: deletes the first matching item.
+/// `delete-generic-password` and `delete-internet-password`: deletes the first matching item, or with `--all` every
+/// one; a delete that names no attribute is refused unless `--all` is given.
 struct DeletePasswordCommand: RunnableCommand {
     var kind: PasswordKind
     var attributes: [String: Any]
+    /// `--all`: delete every match, not only the first.
+    var everyMatch: Bool
 
     static func descriptor(_ kind: PasswordKind) -> CommandDescriptor {
         CommandDescriptor(
-            name: "delete-\(kind.word)-password", summary: "Delete \(kind.article) password item.",
-            options: kind.attributeOptions.map(\.spec) + [PasswordKind.accessGroupOption]
+            name: "delete-\(kind.word)-password",
+            summary: "Delete \(kind.article) password item (the first match; every match with --all).",
+            options: kind.attributeOptions.map(\.spec) + [
+                PasswordKind.accessGroupOption,
+                OptionSpec(flag: "--all", help: "delete every matching item (needed when no attribute is named)"),
+            ]
         ) { (parsed) throws(UsageError) in
-            DeletePasswordCommand(kind: kind, attributes: try kind.attributes(from: parsed))
+            let attributes = try kind.attributes(from: parsed)
+            guard !attributes.isEmpty || parsed.has("--all") else {
+                throw UsageError(message: "name at least one attribute of the item to delete, or give --all")
+            }
+            return DeletePasswordCommand(kind: kind, attributes: attributes, everyMatch: parsed.has("--all"))
         }
     }
 
@@ -184,20 +195,28 @@ struct DeletePasswordCommand: RunnableCommand {
         query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
         query[kSecReturnAttributes as String] = true
         query[kSecReturnPersistentRef as String] = true
+        if everyMatch { query[kSecMatchLimit as String] = kSecMatchLimitAll }
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess, let item = result as? [String: Any],
-            let reference = item[kSecValuePersistentRef as String] as? Data
-        else {
+        let items = everyMatch ? result as? [[String: Any]] ?? [] : (result as? [String: Any]).map { [$0] } ?? []
+        guard status == errSecSuccess, !items.isEmpty else {
             return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
         }
-        let deleted = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
-        guard deleted == errSecSuccess else { return context.fail("SecItemDelete", deleted) }
+        var deleted: [[String: Any]] = []
+        for item in items {
+            guard let reference = item[kSecValuePersistentRef as String] as? Data else { continue }
+            let outcome = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
+            guard outcome == errSecSuccess else { return context.fail("SecItemDelete", outcome) }
+            deleted.append(item)
+        }
         if context.json {
-            Console.out(ItemFormatter.jsonText(["deleted": ItemFormatter.jsonObject(item, secret: nil)]))
+            let objects = deleted.map { ItemFormatter.jsonObject($0, secret: nil) }
+            Console.out(ItemFormatter.jsonText(["deleted": everyMatch ? objects as Any : objects[0] as Any]))
         } else {
-            Console.out(context.formatter.block(item))
-            Console.out("password has been deleted.")
+            for item in deleted {
+                Console.out(context.formatter.block(item))
+                Console.out("password has been deleted.")
+            }
         }
         return ExitStatus.success
     }
