@@ -1,5 +1,6 @@
 import ClavisAuthentication
 import ClavisCore
+import ClavisStore
 import Security
 
 #if canImport(Glibc)
@@ -22,6 +23,11 @@ enum Console {
 
     /// Reports a failed keychain call in `security`'s shape and returns the exit status for it.
     static func fail(_ call: String, _ status: OSStatus) -> Int32 {
+        if status == errSecDiskFull {
+            let folder = KeychainHome.fromEnvironment().path
+            return fail(
+                call, KeychainError(.diskFull, "no space left on the file system of the keychain folder \(folder)"))
+        }
         let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
         error("clavis: \(call): \(message)")
         return ExitStatus.forStatus(status)

@@ -17,6 +17,8 @@ final class KeychainEngine {
     let digests: IndexDigests
     var classKeys: [ProtectionClass: SecureBytes] = [:]
     var lockState: LockState
+    /// Why the keychain was opened read-only (a full or read-only file system), or `nil` when it can be written.
+    let writeRefusal: KeychainError?
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
 
@@ -29,27 +31,13 @@ final class KeychainEngine {
         let databaseExisted = (folder.size(of: KeychainHome.databaseName) ?? 0) > 0
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
         try folder.ensureFile(KeychainHome.databaseName)
-        // SQLite gets the folder's resolved path and refuses any link on it, so the database it opens is the file
-        // checked above, never a link's target.
-        let databasePath = try folder.resolvedPath() + "/" + KeychainHome.databaseName
-        let connection: Connection
-        do {
-            connection = try Connection(path: databasePath, refusingSymbolicLinks: true)
-        } catch {
-            throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
-        }
-        try Self.checkIsKeychain(connection, path: home.databasePath)
-        try connection.enableWriteAheadLogging()
-        // A short write-ahead log: each process that opens the keychain after another exited replays the log, so
-        // checkpoint often and truncate it back to at most 1 MiB.
-        try connection.executeScript(
-            "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
-        )
-        try Schema.migrator.migrate(connection)
-        try Self.foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
+        let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
-        keybag = try connection.transaction { try Keybag(connection: connection, deviceKey: deviceKey) }
+        self.writeRefusal = writeRefusal
+        keybag = try connection.transaction(immediate: writeRefusal == nil) {
+            try Keybag(connection: connection, deviceKey: deviceKey)
+        }
         do {
             if keybag.hasPasscode {
                 classKeys = try keybag.unwrap([.always, .alwaysThisDeviceOnly], passcodeKey: nil, in: connection)
@@ -60,28 +48,6 @@ final class KeychainEngine {
             }
         } catch let error as KeychainError where error.code == .authFailed {
             throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
-        }
-    }
-
-    /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how
-    /// much of it was already copied back, so the log only grows. Past 4 MiB, fold it back and truncate it.
-    private static func foldOversizedLog(_ connection: Connection, size: Int?) throws {
-        guard let size, size > 4 * 1024 * 1024 else { return }
-        _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
-
-    /// Accepts a Clavis keychain or an empty database. Both facts are read from one snapshot: another process may
-    /// be creating the keychain at this moment, and reading them apart could see its tables but not its id.
-    private static func checkIsKeychain(_ connection: Connection, path: String) throws {
-        let (applicationID, tables) = try connection.transaction(immediate: false) {
-            (
-                try connection.scalar("PRAGMA application_id")?.integer ?? 0,
-                try connection.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
-            )
-        }
-        if applicationID == Schema.applicationID { return }
-        guard applicationID == 0, tables == 0 else {
-            throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a Clavis keychain")
         }
     }
 
