@@ -36,14 +36,17 @@ let package = Package(
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .executable(name: "clavis", targets: ["clavis"]),
+        .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
     ]
     package.targets += [
         .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
-        .target(name: "Security", dependencies: ["ClavisCore", "ClavisStore", "ClavisAuthentication"]),
+        .target(
+            name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisStore", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
             dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication", "CProcessHardening"]),
+        .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

@@ -92,27 +92,30 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     /// `kSecAttrSerialNumber`.
     public static let serialNumber = AttributeKey(rawValue: "slnr")
 
+    // Apple's schema stores account, service, label, description, comment, generic, alias, server, security domain
+    // and path as blobs: a string, data or a number, each coming back as the type it was given (`.blob`).
+
     /// Attributes every stored class carries.
     static let commonKinds: [AttributeKey: AttributeValue.Kind] = [
         .accessible: .string, .accessGroup: .string, .synchronizable: .bool, .creationDate: .date,
-        .modificationDate: .date, .label: .string, .accessControl: .data,
+        .modificationDate: .date, .label: .blob, .accessControl: .data,
     ]
 
     /// Attributes of `kSecClassGenericPassword` beyond the common ones.
     static let genericPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
-        .service: .string, .generic: .data,
+        .service: .blob, .generic: .blob,
     ]) { first, _ in first }
 
     /// Attributes of `kSecClassInternetPassword` beyond the common ones.
     static let internetPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
-        .securityDomain: .string, .server: .string, .protocol: .string, .authenticationType: .string,
-        .port: .number, .path: .string,
+        .securityDomain: .blob, .server: .blob, .protocol: .string, .authenticationType: .string,
+        .port: .number, .path: .blob,
     ]) { first, _ in first }
 
     /// Attributes both password classes share.
     private static let passwordKinds: [AttributeKey: AttributeValue.Kind] = [
-        .account: .string, .itemDescription: .string, .comment: .string, .creator: .number, .type: .number,
-        .isInvisible: .bool, .isNegative: .bool, .alias: .data, .scriptCode: .number, .customIcon: .bool,
+        .account: .blob, .itemDescription: .blob, .comment: .blob, .creator: .number, .type: .number,
+        .isInvisible: .bool, .isNegative: .bool, .alias: .blob, .scriptCode: .number, .customIcon: .bool,
         .isProtected: .bool,
     ]
 

@@ -9,7 +9,7 @@ extension ItemClass {
             guard let expected = kinds[key] else {
                 throw KeychainError(.noSuchAttribute, "class \(rawValue) has no attribute '\(key)'")
             }
-            guard value.kind == expected || (expected == .bool && value.kind == .number) else {
+            guard expected.admits(value.kind) else {
                 throw KeychainError(
                     .param, "attribute '\(key)' takes a \(expected.rawValue), not a \(value.kind.rawValue)")
             }

@@ -16,9 +16,21 @@ public enum AttributeValue: Hashable, Sendable {
     /// The kinds of value, used to check an attribute against its class's schema.
     public enum Kind: String, Sendable {
         case string, data, number, bool, date
+        /// A schema kind only, for Apple's blob columns (account, service, label, ...): a string, data or a number,
+        /// each kept as given. The type is part of the value: the string "k" and the bytes of "k" differ.
+        case blob
+
+        /// True when a value of kind `value` may be stored in an attribute of this schema kind.
+        public func admits(_ value: Kind) -> Bool {
+            switch self {
+            case .blob: value == .string || value == .data || value == .number
+            case .bool: value == .bool || value == .number
+            default: value == self
+            }
+        }
     }
 
-    /// This value's kind.
+    /// This value's kind (never `.blob`, which only a schema names).
     public var kind: Kind {
         switch self {
         case .string: .string
@@ -32,7 +44,7 @@ public enum AttributeValue: Hashable, Sendable {
     /// The value an absent attribute of `kind` counts as in a primary key: "" or 0.
     public static func absent(_ kind: Kind) -> AttributeValue {
         switch kind {
-        case .string: .string("")
+        case .string, .blob: .string("")
         case .data: .data(Data())
         case .number: .number(0)
         case .bool: .bool(false)

@@ -35,7 +35,12 @@ import Testing
         }
         #expect(code { try ItemClass.genericPassword.validate([.server: .string("x")]) } == .noSuchAttribute)
         #expect(code { try ItemClass.internetPassword.validate([.service: .string("x")]) } == .noSuchAttribute)
-        #expect(code { try ItemClass.genericPassword.validate([.account: .data(Data())]) } == .param)
+        #expect(code { try ItemClass.genericPassword.validate([.account: .date(Date())]) } == .param)
+        #expect(code { try ItemClass.genericPassword.validate([.port: .bool(true)]) } == .noSuchAttribute)
+        // Blob attributes take a string, data or a number, each kept as given.
+        for value: AttributeValue in [.string("k"), .data(Data("k".utf8)), .number(7)] {
+            #expect(code { try ItemClass.genericPassword.validate([.account: value]) } == nil)
+        }
         #expect(code { try ItemClass.genericPassword.validate([.accessible: .string("nope")]) } == .param)
         #expect(code { try ItemClass.internetPassword.validate([.port: .number(443), .server: .string("a")]) } == nil)
     }

@@ -151,10 +151,14 @@ import Testing
         _ = try keychain.add(password(account: "synced", [.synchronizable: .bool(true)]))
     }
 
-    @Test func synchronizableThisDeviceOnlyIsRejected() throws {
+    @Test func synchronizableThisDeviceOnlyIsStoredAndNeverLeavesTheDevice() throws {
         let keychain = try temporary.open()
         let item = password(account: "a", [.synchronizable: .bool(true), .accessible: .string("aku")])
-        #expect(status { try keychain.add(item) } == .param)
+        let added = try keychain.add(item)
+        #expect(added.isSynchronizable && added.protection == .whenUnlockedThisDeviceOnly)
+        let (_, summary) = try keychain.exportBackup(passphrase: "p".secret, kdf: .cheapForTesting())
+        #expect(summary.exported == 0)
+        #expect(summary.thisDeviceOnly == 1)
     }
 
     @Test func emptySecretIsStoredAndReadBack() throws {
@@ -167,7 +171,7 @@ import Testing
     @Test func badInputGivesTypedErrorsAndWritesNothing() throws {
         let keychain = try temporary.open()
         #expect(status { try keychain.add(password(account: "a", [.port: .number(1)])) } == .noSuchAttribute)
-        #expect(status { try keychain.add(password(account: "a", [.label: .number(1)])) } == .param)
+        #expect(status { try keychain.add(password(account: "a", [.label: .date(Date())])) } == .param)
         #expect(status { try keychain.add(password(account: "a", [.accessible: .string("zz")])) } == .param)
         #expect(
             status { try keychain.add(NewItem(itemClass: .key, attributes: [:], secret: "k".secret)) } == .unimplemented

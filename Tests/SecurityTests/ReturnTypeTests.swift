@@ -42,10 +42,26 @@ import Testing
         #expect(attributes?[kSecValueData as String] == nil)
     }
 
-    @Test func refAloneOfAPasswordIsItsAttributeDictionary() {
-        let (status, result) = copyMatching(query(serviceWithOneItem(), [kSecReturnRef]))
+    @Test func refAloneOfAPasswordSucceedsWithAnEmptyResult() {
+        let service = serviceWithOneItem()
+        let (status, result) = copyMatching(query(service, [kSecReturnRef]))
         #expect(status == errSecSuccess)
-        #expect((result as? [String: Any])?[kSecAttrAccount as String] as? String == "alice")
+        #expect(result == nil)
+        let (allStatus, all) = copyMatching(query(service, [kSecReturnRef], limit: kSecMatchLimitAll))
+        #expect(allStatus == errSecSuccess)
+        #expect((all as? [Any])?.isEmpty == true)
+    }
+
+    @Test func refAloneOnAddSucceedsWithAnEmptyResult() {
+        let service = TestKeychain.uniqueService()
+        var result: CFTypeRef? = "untouched" as NSString
+        let attributes: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: "alice", kSecValueData as String: Data("s3cret".utf8),
+            kSecReturnRef as String: true,
+        ]
+        #expect(SecItemAdd(attributes as CFDictionary, &result) == errSecSuccess)
+        #expect(result == nil)
     }
 
     @Test func dataAndAttributesIsOneDictionaryWithValueData() {
@@ -130,6 +146,11 @@ import Testing
         for key in chosen { query[key as String] = true }
         let (status, result) = copyMatching(query)
         #expect(status == errSecSuccess)
+        if chosen == [kSecReturnRef] {
+            // A password item has no reference object: nothing, or an empty array, comes back.
+            #expect(all ? (result as? [Any])?.isEmpty == true : result == nil)
+            return
+        }
         let entry: Any?
         if all {
             let array = result as? [Any]
@@ -146,12 +167,13 @@ import Testing
         } else {
             let dictionary = entry as? [String: Any]
             #expect(dictionary != nil)
-            let wantsAttributes = chosen.contains(kSecReturnAttributes) || chosen == [kSecReturnRef]
+            let wantsAttributes = chosen.contains(kSecReturnAttributes)
             #expect((dictionary?[kSecAttrAccount as String] != nil) == wantsAttributes)
             #expect(
                 (dictionary?[kSecValueData as String] as? Data == Data("s3cret".utf8))
                     == chosen.contains(kSecReturnData))
             #expect((dictionary?[kSecValuePersistentRef as String] is Data) == chosen.contains(kSecReturnPersistentRef))
+            #expect(dictionary?[kSecValueRef as String] == nil)
         }
     }
 }

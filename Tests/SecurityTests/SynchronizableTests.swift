@@ -23,7 +23,8 @@ import Testing
         #expect(accounts([kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]) == ["local", "synced"])
     }
 
-    @Test func synchronizableItemCannotBeThisDeviceOnly() {
+    /// Apple stores such an item (it is simply never synced); it keeps `kSecAttrSynchronizable` as given.
+    @Test func synchronizableThisDeviceOnlyItemIsStoredWithItsFlag() {
         let service = TestKeychain.uniqueService()
         let status = addGenericPassword(
             service: service, account: "a",
@@ -31,7 +32,27 @@ import Testing
                 kSecAttrSynchronizable as String: true,
                 kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
             ])
-        #expect(status == errSecParam)
+        #expect(status == errSecSuccess)
+        let (found, result) = copyMatching([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrSynchronizable as String: true, kSecReturnAttributes as String: true,
+        ])
+        #expect(found == errSecSuccess)
+        let attributes = result as? [String: Any]
+        #expect(attributes?[kSecAttrSynchronizable as String] as? Bool == true)
+        #expect(
+            attributes?[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+                as String)
+        // An update may make a local ThisDeviceOnly item synchronizable too.
+        addGenericPassword(
+            service: service, account: "b",
+            extra: [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
+        let query =
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                kSecAttrAccount as String: "b",
+            ] as CFDictionary
+        #expect(SecItemUpdate(query, [kSecAttrSynchronizable as String: true] as CFDictionary) == errSecSuccess)
     }
 
     @Test func addWithSynchronizableAnyIsParam() {

@@ -66,7 +66,7 @@ import Testing
             SecItemUpdate(query as CFDictionary, [kSecAttrServer as String: "example.com"] as CFDictionary)
                 == errSecNoSuchAttr)
         #expect(
-            SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: 42] as CFDictionary) == errSecParam)
+            SecItemUpdate(query as CFDictionary, [kSecAttrLabel as String: Date()] as CFDictionary) == errSecParam)
     }
 
     @Test func deleteRemovesEveryMatchingItem() {

@@ -45,12 +45,10 @@ extension KeychainEngine {
         return item
     }
 
-    /// Checks the rules that tie attributes together: sync against ThisDeviceOnly, and the access control (valid
-    /// for the class, naming the item's protection class).
+    /// Checks the rules that tie attributes together: the access control (valid for the class, naming the item's
+    /// protection class). A synchronizable ThisDeviceOnly item is stored as Apple stores it, and never leaves the
+    /// device.
     private func checkConsistent(_ item: Item) throws(KeychainError) {
-        if item.isSynchronizable && item.protection.isThisDeviceOnly {
-            throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly (\(item.protection.rawValue))")
-        }
         if let accessControl = try Self.accessControl(of: item.attributes) {
             try accessControl.validate(for: item.itemClass)
             guard accessControl.protection == item.protection else {
@@ -162,9 +160,9 @@ extension KeychainEngine {
         passingUnreadableRows: Bool = false
     ) throws -> [(rowID: Int64, item: Item)] {
         let itemClass = query.itemClass
-        guard itemClass.isStorable else {
-            throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
-        }
+        // No item of a class the store cannot hold yet exists, so a search finds none (as Apple's keychain answers
+        // an app's sign-out loop over every class).
+        guard itemClass.isStorable else { return [] }
         let wanted = try itemClass.normalized(query.attributes)
         if let limit = query.limit.maximum, limit < 1 { return [] }
         let (sql, values) = candidateSelection(query, attributes: wanted)

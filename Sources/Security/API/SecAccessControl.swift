@@ -2,14 +2,21 @@ public import ClavisCore
 
 /// An access-control object: a protection class and the authentication an item demands (Apple's `SecAccessControl`).
 ///
-/// Immutable once created, so it may be shared between threads.
-public final class SecAccessControl: @unchecked Sendable {  // every stored property is a `let` of a Sendable type
+/// Immutable once created, so it may be shared between threads. Two objects with the same protection and flags are
+/// equal, as `CFEqual` finds them on Apple platforms.
+public final class SecAccessControl: Sendable, Hashable {
     /// The typed policy behind the object.
     public let policy: AccessControl
 
     init(policy: AccessControl) {
         self.policy = policy
     }
+
+    /// True when both name the same protection class and conditions.
+    public static func == (lhs: SecAccessControl, rhs: SecAccessControl) -> Bool { lhs.policy == rhs.policy }
+
+    /// Hashes the protection class and conditions.
+    public func hash(into hasher: inout Hasher) { hasher.combine(policy) }
 }
 
 extension SecAccessControl: CustomStringConvertible {
@@ -77,6 +84,6 @@ public func SecAccessControlCreateWithFlags(
     }
 }
 
-/// Returns the type identifier of access-control objects.
+/// Returns the type identifier of access-control objects: what `CFGetTypeID` answers for a `SecAccessControl`.
 // swift-format-ignore: AlwaysUseLowerCamelCase
-public func SecAccessControlGetTypeID() -> CFTypeID { 0x5343_4143 }
+public func SecAccessControlGetTypeID() -> CFTypeID { CoreFoundationTypeID.accessControl.rawValue }

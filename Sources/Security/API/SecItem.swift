@@ -4,7 +4,8 @@ import ClavisCore
 ///
 /// Returns `errSecSuccess`, `errSecDuplicateItem` when an item with the same primary key exists,
 /// `errSecParam`, `errSecNoSuchClass`, `errSecNoSuchAttr`, `errSecMissingEntitlement`,
-/// `errSecInteractionNotAllowed` (keychain locked) or `errSecUnimplemented` (keys, certificates, identities).
+/// `errSecInteractionNotAllowed` (keychain locked) or `errSecUnimplemented` (keys, certificates, identities: not
+/// stored yet; searching them finds none).
 /// When `result` is given and the dictionary has `kSecReturn*` keys, the added item comes back in it.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @discardableResult

@@ -2,6 +2,8 @@
 
 /// 0: No error.
 public let errSecSuccess: OSStatus = 0
+/// 0: No error (the classic Mac OS name, which much keychain code compares statuses with).
+public let noErr: OSStatus = 0
 /// -4: Function or operation not implemented.
 public let errSecUnimplemented: OSStatus = -4
 /// -34: The disk is full.

@@ -6,9 +6,9 @@ nonisolated(unsafe) public let kSecClass: CFString = "class"
 nonisolated(unsafe) public let kSecClassGenericPassword: CFString = "genp"
 /// Internet password items: a password for a server, protocol, port and path.
 nonisolated(unsafe) public let kSecClassInternetPassword: CFString = "inet"
-/// Certificate items (answered with `errSecUnimplemented` for now).
+/// Certificate items (not stored yet: adding one is `errSecUnimplemented`; searches find none).
 nonisolated(unsafe) public let kSecClassCertificate: CFString = "cert"
-/// Cryptographic key items (answered with `errSecUnimplemented` for now).
+/// Cryptographic key items (not stored yet: adding one is `errSecUnimplemented`; searches find none).
 nonisolated(unsafe) public let kSecClassKey: CFString = "keys"
-/// Identity items: a certificate with its private key (answered with `errSecUnimplemented` for now).
+/// Identity items: a certificate with its private key (not stored yet: adding one is `errSecUnimplemented`).
 nonisolated(unsafe) public let kSecClassIdentity: CFString = "idnt"

@@ -14,14 +14,11 @@ enum ItemOperations {
 
     /// `SecItemAdd`: stores a new item in the caller's default group or the group it names.
     static func add(_ attributes: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) throws(KeychainError) {
-        let request = try ItemRequest(attributes, for: .add, compatibility: .current)
+        let request = try ItemRequest(attributes, for: .add)
         let entitlements = try Entitlements.current()
         let group = request.accessGroup ?? entitlements.defaultGroup
         try entitlements.require(group)
         let protection = request.protection ?? .default
-        if request.synchronizable == .yes && protection.isThisDeviceOnly {
-            throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly")
-        }
         var itemAttributes = request.attributes
         itemAttributes[.accessGroup] = .string(group)
         itemAttributes[.synchronizable] = .bool(request.synchronizable == .yes)
@@ -43,7 +40,7 @@ enum ItemOperations {
     static func copyMatching(_ query: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?)
         throws(KeychainError)
     {
-        let request = try ItemRequest(query, for: .copyMatching, compatibility: .current)
+        let request = try ItemRequest(query, for: .copyMatching)
         let limit = request.limit ?? .one
         var itemQuery = try itemQuery(for: request, limit: limit)
         itemQuery.returnsSecret = result != nil && request.returns.contains(.data)
@@ -63,18 +60,14 @@ enum ItemOperations {
 
     /// `SecItemUpdate`: changes every matching item; `errSecItemNotFound` when none match.
     static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws(KeychainError) {
-        let request = try ItemRequest(query, for: .update, compatibility: .current)
+        let request = try ItemRequest(query, for: .update)
         let changes = try AttributeChanges(attributesToUpdate, itemClass: request.itemClass)
         let itemQuery = try itemQuery(for: request, limit: .all)
         if let group = changes.accessGroup { try Entitlements.current().require(group) }
-        if changes.synchronizable == true,
-            let code = changes.attributes[.accessible]?.stringValue,
-            ProtectionClass(rawValue: code)?.isThisDeviceOnly == true
-        {
-            throw KeychainError(.param, "a synchronizable item cannot be ThisDeviceOnly")
-        }
+        var authentication = request.authentication
+        if authentication.context == nil { authentication.context = changes.authenticationContext }
         let store = try Transport.current.store()
-        let count = try AuthenticatedCall.run(request.authentication, operation: .update, store: store) {
+        let count = try AuthenticatedCall.run(authentication, operation: .update, store: store) {
             (proof, _) throws(KeychainError) in
             var query = itemQuery
             query.authentication = proof
@@ -87,7 +80,7 @@ enum ItemOperations {
 
     /// `SecItemDelete`: deletes every matching item; `errSecItemNotFound` when none match.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
-        let request = try ItemRequest(query, for: .delete, compatibility: .current)
+        let request = try ItemRequest(query, for: .delete)
         let itemQuery = try itemQuery(for: request, limit: .all)
         let store = try Transport.current.store()
         let count = try AuthenticatedCall.run(request.authentication, operation: .delete, store: store) {

@@ -10,6 +10,9 @@ struct AttributeChanges {
     var synchronizable: Bool?
     /// A new `kSecValueData`.
     var secret: Data?
+    /// An `LAContext` given as `kSecUseAuthenticationContext` among the changes, which some callers do: it
+    /// authenticates the update as if the query had carried it.
+    var authenticationContext: (any _ClavisAuthenticationContext)?
 
     /// Reads `dictionary` as changes to items of `itemClass`.
     ///
@@ -35,12 +38,20 @@ struct AttributeChanges {
             }
             secret = data
         }
+        if let value = changes.take(kSecUseAuthenticationContext) {
+            guard let context = value as? any _ClavisAuthenticationContext else {
+                throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
+            }
+            authenticationContext = context
+        }
         accessGroup = try changes.takeString(kSecAttrAccessGroup)
         if let value = changes.take(kSecAttrSynchronizable) {
             synchronizable = try ValueDecoding.bool(value, key: kSecAttrSynchronizable as String)
         }
         let (accessControl, protection) = try ItemRequest.protection(&changes)
         _ = try changes.takeBool(kSecUseDataProtectionKeychain)
+        // No key, certificate or identity is stored yet, so their own attributes change nothing.
+        guard itemClass.isStorable else { return }
         attributes = try changes.takeAttributes(of: itemClass, droppingDates: true)
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if let accessControl {

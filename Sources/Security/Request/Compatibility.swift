@@ -1,34 +1,52 @@
 import ClavisCore
 
-/// Which Apple platform's validation Clavis follows where iOS and macOS differ, chosen by `CLAVIS_COMPAT`.
+/// Which of Apple's keychains a call follows where their rules differ: the macOS file keychain (lenient) or the
+/// data-protection keychain (strict: every iOS call, and a macOS call with `kSecUseDataProtectionKeychain: true`).
 ///
-/// The one difference, documented here and in the README:
+/// The choice is made per call. A query with `kSecUseDataProtectionKeychain: true` gets the data-protection rules;
+/// any other gets the process default, the file keychain's unless `CLAVIS_COMPAT=ios`.
 ///
-/// | query | macOS (default) | iOS (`CLAVIS_COMPAT=ios`) |
+/// The strict rules, as Apple's `SecItemServer.c` has them (each `errSecParam`):
+///
+/// | call | refused | accepted under both |
 /// |---|---|---|
-/// | `kSecMatchLimit` in `SecItemUpdate`, `SecItemDelete` or `SecItemAdd` | accepted and ignored | `errSecParam` |
-/// | `kSecReturn*` in `SecItemUpdate` or `SecItemDelete` | accepted and ignored | `errSecParam` |
+/// | `SecItemUpdate` | `kSecReturnData`, `kSecReturnAttributes`, `kSecReturnRef`, `kSecReturnPersistentRef` set to true | `kSecMatchLimit` (update acts on every match) |
+/// | `SecItemDelete` | `kSecMatchLimit` other than `kSecMatchLimitAll` | `kSecReturn*` (ignored) |
 ///
-/// Update and delete act on every match under both. Everything else follows iOS's data-protection keychain.
+/// The file keychain accepts and ignores all of them; update and delete act on every match under both.
 enum Compatibility: Sendable, Equatable {
-    /// macOS: accepts the extra keys most Linux callers (written for macOS) send.
+    /// The macOS file keychain: accepts the extra keys many callers written for macOS send.
     case macOS
-    /// iOS: rejects them with `errSecParam`.
+    /// The data-protection keychain: refuses them with `errSecParam`.
     case iOS
 
-    /// The flavour named by `CLAVIS_COMPAT` (`ios` selects iOS; anything else, or nothing, macOS).
-    static var current: Compatibility {
+    /// The process default: `CLAVIS_COMPAT=ios` selects iOS; anything else, or nothing, macOS.
+    static var processDefault: Compatibility {
         Environment.value("CLAVIS_COMPAT")?.lowercased() == "ios" ? .iOS : .macOS
     }
 
-    /// Checks that a query for `operation` carries no key this flavour refuses.
-    func check(_ query: QueryDictionary, for operation: Operation) throws(KeychainError) {
-        guard self == .iOS, operation != .copyMatching else { return }
-        if query.contains(kSecMatchLimit) {
-            throw KeychainError(.param, "kSecMatchLimit is not allowed in \(operation) (CLAVIS_COMPAT=ios)")
+    /// The rules of one call: the data-protection keychain's when `query` says `kSecUseDataProtectionKeychain:
+    /// true`, else the process default. A value of the wrong type is refused later, where the key is read.
+    static func rules(for query: QueryDictionary) -> Compatibility {
+        if let value = query.value(kSecUseDataProtectionKeychain),
+            (try? ValueDecoding.bool(value, key: kSecUseDataProtectionKeychain as String)) == true
+        {
+            return .iOS
         }
-        if operation != .add, let key = ReturnKinds.keys.first(where: { query.contains($0.0 as NSString) }) {
-            throw KeychainError(.param, "\(key.0) is not allowed in \(operation) (CLAVIS_COMPAT=ios)")
+        return processDefault
+    }
+
+    /// Checks a request's return keys and match limit against these rules.
+    func check(returns: ReturnKinds, limit: MatchLimit?, for operation: Operation) throws(KeychainError) {
+        guard self == .iOS else { return }
+        switch operation {
+        case .update where !returns.isEmpty:
+            throw KeychainError(.param, "kSecReturn* is not supported by SecItemUpdate in the data-protection keychain")
+        case .delete where limit != nil && limit != .all:
+            throw KeychainError(
+                .param, "kSecMatchLimit is not supported by SecItemDelete in the data-protection keychain")
+        default:
+            return
         }
     }
 }

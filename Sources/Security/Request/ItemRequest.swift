@@ -35,13 +35,13 @@ struct ItemRequest {
     ///
     /// - Throws: `param` for a missing class, a value of the wrong type or a key not valid here;
     ///   `noSuchClass` for an unknown class; `noSuchAttr` for an attribute the class lacks;
-    ///   `unimplemented` for classes not stored yet; `dataTooLarge` for oversized values.
-    init(_ dictionary: NSDictionary, for operation: Operation, compatibility: Compatibility) throws(KeychainError) {
+    ///   `unimplemented` for adding a class not stored yet; `dataTooLarge` for oversized values.
+    init(_ dictionary: NSDictionary, for operation: Operation) throws(KeychainError) {
         guard dictionary.count <= Self.maximumEntries else {
             throw KeychainError(.param, "the dictionary has more than \(Self.maximumEntries) entries")
         }
         var query = try QueryDictionary(dictionary)
-        try compatibility.check(query, for: operation)
+        let rules = Compatibility.rules(for: query)
 
         if let bytes = try query.takeData(kSecValuePersistentRef) {
             guard operation != .add else {
@@ -50,6 +50,9 @@ struct ItemRequest {
             persistentReference = PersistentReference(bytes: Array(bytes))
         }
         itemClass = try Self.itemClass(&query, persistentReference: persistentReference)
+        guard itemClass.isStorable || operation != .add else {
+            throw KeychainError(.unimplemented, "class \(itemClass.rawValue) is not stored yet")
+        }
 
         for (key, kind) in ReturnKinds.keys {
             if try query.takeBool(key as NSString) == true { returns.insert(kind) }
@@ -57,13 +60,14 @@ struct ItemRequest {
         if let value = query.take(kSecMatchLimit) {
             limit = try Self.matchLimit(value)
         }
+        try rules.check(returns: returns, limit: limit, for: operation)
         if let data = try query.takeData(kSecValueData) {
             guard data.count <= KeychainLimits.secretBytes else {
                 throw KeychainError(.dataTooLarge, "kSecValueData is larger than \(KeychainLimits.secretBytes) bytes")
             }
             secret = data
         }
-        if query.take(kSecValueRef) != nil {
+        if query.take(kSecValueRef) != nil && itemClass.isStorable {
             throw KeychainError(.param, "password items have no kSecValueRef")
         }
         accessGroup = try query.takeString(kSecAttrAccessGroup)
@@ -75,6 +79,11 @@ struct ItemRequest {
         }
         (accessControl, protection) = try Self.protection(&query)
         authentication = try AuthenticationOptions(&query, for: operation)
+        guard itemClass.isStorable else {
+            // Keys, certificates and identities are not stored yet: a search, update or delete reads the keys every
+            // class shares and finds nothing, so the rest (their own attributes and match keys) is not read.
+            return
+        }
         try Self.skipIgnoredKeys(&query)
 
         attributes = try query.takeAttributes(of: itemClass, droppingDates: operation == .add)
@@ -120,19 +129,12 @@ struct ItemRequest {
             guard let named = persistentReference.itemClass else {
                 throw KeychainError(.itemNotFound, "kSecValuePersistentRef names no item")
             }
-            return try storable(named)
+            return named
         }
         guard let named = ItemClass(rawValue: code) else {
             throw KeychainError(.noSuchClass, "'\(code.prefix(16))' is not a keychain item class")
         }
-        return try storable(named)
-    }
-
-    private static func storable(_ itemClass: ItemClass) throws(KeychainError) -> ItemClass {
-        guard itemClass.isStorable else {
-            throw KeychainError(.unimplemented, "class \(itemClass.rawValue) is not stored yet")
-        }
-        return itemClass
+        return named
     }
 
     /// `kSecMatchLimitOne`, `kSecMatchLimitAll` or a positive number.

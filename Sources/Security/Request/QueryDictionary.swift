@@ -8,9 +8,19 @@ struct QueryDictionary {
     private(set) var entries: [String: Any]
 
     /// Reads `dictionary`; a key that is not a string is `errSecParam`.
+    ///
+    /// The entries are copied out in one pass (`getObjects(_:andKeys:count:)`) rather than iterated: Foundation's
+    /// dictionary iterator looks each key up again, which hashes it, and hashing some keys traps (an `NSDate`
+    /// holding NaN). Only string keys are ever hashed here.
     init(_ dictionary: NSDictionary) throws(KeychainError) {
+        var keys: [Any] = []
+        var values: [Any] = []
+        dictionary.getObjects(&values, andKeys: &keys, count: dictionary.count)
+        guard keys.count == values.count else {
+            throw KeychainError(.param, "the dictionary changed while it was read")
+        }
         var entries: [String: Any] = [:]
-        for (key, value) in dictionary {
+        for (key, value) in zip(keys, values) {
             guard let name = key as? String else {
                 throw KeychainError(.param, "a query key is not a string")
             }
@@ -24,6 +34,9 @@ struct QueryDictionary {
 
     /// True when `key` is present.
     func contains(_ key: CFString) -> Bool { entries[key as String] != nil }
+
+    /// The raw value of `key`, left in place.
+    func value(_ key: CFString) -> Any? { entries[key as String] }
 
     /// Removes and returns the raw value of `key`.
     mutating func take(_ key: CFString) -> Any? { entries.removeValue(forKey: key as String) }
@@ -114,9 +127,18 @@ enum ValueDecoding {
     {
         switch kind {
         case .string: .string(try string(value, key: key))
-        case .data:
-            // Apple stores blob attributes from either CFData or CFString.
-            if let text = value as? String { .data(Data(text.utf8)) } else { .data(try data(value, key: key)) }
+        case .data: .data(try data(value, key: key))
+        case .blob:
+            // Apple's blob columns keep a CFString a string, a CFData data and a CFNumber a number.
+            if let text = value as? String {
+                .string(text)
+            } else if let bytes = value as? Data {
+                .data(bytes)
+            } else if value is NSNumber {
+                .number(try integer(value, key: key))
+            } else {
+                throw wrongType(key, "a string, data or a number")
+            }
         case .number: .number(try integer(value, key: key))
         case .bool: .bool(try bool(value, key: key))
         case .date: .date(try date(value, key: key))

@@ -8,15 +8,16 @@ import ClavisCore
 /// | `kSecReturnData` | `Data` | `[Data]` |
 /// | `kSecReturnPersistentRef` | `Data` | `[Data]` |
 /// | `kSecReturnAttributes` | `[String: Any]` | `[[String: Any]]` |
-/// | `kSecReturnRef` | `[String: Any]` (password items have no ref object) | `[[String: Any]]` |
-/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef` | `[[String: Any]]` |
+/// | `kSecReturnRef` alone | `nil` (password items have no ref object) | `[]` |
+/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef` (never `v_Ref`) | `[[String: Any]]` |
 ///
-/// An array comes back whenever the limit is above one, even for a single match.
+/// An array comes back whenever the limit is above one, even for a single match. Apple's client drops the items
+/// whose result is empty, so a reference asked for alone leaves `nil` or an empty array, with `errSecSuccess`.
 enum ResultShape {
-    /// The result object for `items`, or `nil` when no return key was set.
+    /// The result object for `items`, or `nil` when no return key was set or only `kSecReturnRef`.
     static func object(for items: [Item], returns: ReturnKinds, limit: MatchLimit) -> CFTypeRef? {
         guard !returns.isEmpty else { return nil }
-        let values = items.map { value(for: $0, returns: returns) }
+        let values = returns == .reference ? [] : items.map { value(for: $0, returns: returns) }
         let many = limit.maximum.map { $0 > 1 } ?? true
         if many { return NSArray(array: values) }
         return values.first
@@ -27,7 +28,7 @@ enum ResultShape {
         switch returns {
         case .data: return NSData(data: secretData(of: item))
         case .persistentReference: return NSData(data: Data(item.persistentReference.bytes))
-        case .attributes, .reference: return NSDictionary(dictionary: attributes(of: item))
+        case .attributes: return NSDictionary(dictionary: attributes(of: item))
         default:
             var dictionary: [String: Any] = returns.contains(.attributes) ? attributes(of: item) : [:]
             if returns.contains(.data) { dictionary[kSecValueData as String] = secretData(of: item) }
