@@ -47,6 +47,8 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
 
         /// `errSecUnimplemented`.
         public static let unimplemented = Code(rawValue: -4)
+        /// `errSecDiskFull`.
+        public static let diskFull = Code(rawValue: -34)
         /// `errSecIO`.
         public static let io = Code(rawValue: -36)
         /// `errSecParam`.

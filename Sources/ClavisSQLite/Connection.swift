@@ -20,16 +20,30 @@ public final class Connection {
         case readWriteCreate
         /// Fail when the file does not exist.
         case readWrite
+        /// Read only, without writing even SQLite's shared-memory index (`readonly_shm`): for a database on a full
+        /// or read-only file system. A write answers `SQLITE_READONLY`.
+        case readOnly
     }
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for other connections' locks.
-    public init(path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000)
-        throws(DatabaseError)
-    {
+    ///
+    /// With `refusingSymbolicLinks`, a path holding a symbolic link anywhere fails to open (`SQLITE_OPEN_NOFOLLOW`).
+    public init(
+        path: String, mode: OpenMode = .readWriteCreate, busyTimeoutMilliseconds: Int32 = 10_000,
+        refusingSymbolicLinks: Bool = false
+    ) throws(DatabaseError) {
         var opened: OpaquePointer?
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if mode == .readWriteCreate { flags |= SQLITE_OPEN_CREATE }
-        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var name = path
+        switch mode {
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readOnly:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?readonly_shm=1"
+        }
+        if refusingSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }
+        let status = sqlite3_open_v2(name, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(opened)
@@ -144,6 +158,21 @@ public final class Connection {
     func error(_ status: Int32, sql: String) -> DatabaseError {
         let code = sqlite3_extended_errcode(handle)
         return DatabaseError(
-            resultCode: code == 0 ? status : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            resultCode: code == 0 ? status : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+            systemErrorNumber: sqlite3_system_errno(handle))
+    }
+
+    /// `path` as a URI path: `%`, `?` and `#` percent-encoded.
+    private static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -7,12 +7,24 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The statement that failed, as written (with `?` placeholders), or the operation's name.
     public let sql: String
 
+    /// The operating system's `errno` behind an I/O failure, or 0.
+    public let systemErrorNumber: Int32
+
     /// Creates an error.
-    public init(resultCode: Int32, message: String, sql: String) {
+    public init(resultCode: Int32, message: String, sql: String, systemErrorNumber: Int32 = 0) {
         self.resultCode = resultCode
         self.message = message
         self.sql = sql
+        self.systemErrorNumber = systemErrorNumber
     }
+
+    /// True when the file system had no room (SQLite's `FULL`, or an I/O failure with `ENOSPC` or `EDQUOT`).
+    public var isDiskFull: Bool {
+        primaryCode == Self.full || systemErrorNumber == 28 || systemErrorNumber == 122
+    }
+
+    /// True when the connection or the file cannot be written (`SQLITE_READONLY`, `EROFS`).
+    public var isReadOnly: Bool { primaryCode == Self.readOnly || systemErrorNumber == 30 }
 
     /// The primary result code (the low byte of an extended code).
     public var primaryCode: Int32 { resultCode & 0xFF }
@@ -32,6 +44,8 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     public var description: String { "SQLite error \(resultCode): \(message) [\(sql)]" }
 
     static let busy: Int32 = 5
+    static let readOnly: Int32 = 8
+    static let full: Int32 = 13
     static let locked: Int32 = 6
     static let corrupt: Int32 = 11
     static let notADatabase: Int32 = 26

@@ -1,5 +1,6 @@
 public import ClavisCore
 public import ClavisCrypto
+import ClavisSQLite
 public import FoundationEssentials
 import Synchronization
 
@@ -115,7 +116,14 @@ public final class Keychain: KeychainStore {
 
     private func perform<Result: Sendable>(_ body: (KeychainEngine) throws -> Result) throws(KeychainError) -> Result {
         do {
-            return try engine.withLock { engine in try body(engine) }
+            return try engine.withLock { engine in
+                do {
+                    return try body(engine)
+                } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
+                    // Name the folder and say why: a write on a full (or read-only) file system.
+                    throw engine.writeRefusal ?? KeychainEngine.writeRefusal(error, home: home)
+                }
+            }
         } catch {
             throw KeychainError(converting: error)
         }

@@ -1,3 +1,4 @@
+import ClavisCore
 import Security
 
 /// One `clavis` verb: its declaration (name, options, help) apart from running it.
@@ -17,6 +18,9 @@ struct CommandDescriptor: Sendable {
 
     /// The usage text.
     var usageText: String { usage(name: name, summary: summary, specs: options, operands: operands) }
+
+    /// The usage text's first line, shown under a command line that does not parse.
+    var usageLine: String { usageText.split(separator: "\n").first.map(String.init) ?? "Usage: clavis \(name)" }
 }
 
 /// A validated command, ready to run.
@@ -40,5 +44,19 @@ struct CommandContext {
             return ExitStatus.forStatus(status)
         }
         return Console.fail(call, status)
+    }
+
+    /// Reports a failed keychain operation with its reason (on stderr, or in the JSON object) and returns the exit
+    /// status.
+    func fail(_ call: String, _ failure: KeychainError) -> Int32 {
+        if json {
+            let message = SecCopyErrorMessageString(failure.osStatus, nil) as String? ?? ""
+            Console.out(
+                ItemFormatter.jsonText([
+                    "status": Int(failure.osStatus), "message": message, "call": call, "reason": failure.reason,
+                ]))
+            return ExitStatus.forStatus(failure.osStatus)
+        }
+        return Console.fail(call, failure)
     }
 }

@@ -1,5 +1,6 @@
 import ClavisAuthentication
 import ClavisCore
+import ClavisStore
 import Security
 
 #if canImport(Glibc)
@@ -22,20 +23,62 @@ enum Console {
 
     /// Reports a failed keychain call in `security`'s shape and returns the exit status for it.
     static func fail(_ call: String, _ status: OSStatus) -> Int32 {
+        if status == errSecDiskFull {
+            let folder = KeychainHome.fromEnvironment().path
+            return fail(
+                call, KeychainError(.diskFull, "no space left on the file system of the keychain folder \(folder)"))
+        }
         let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
         error("clavis: \(call): \(message)")
         return ExitStatus.forStatus(status)
+    }
+
+    /// Reports a failed keychain operation with Apple's message and the reason (never a secret), and returns the
+    /// exit status for it.
+    static func fail(_ call: String, _ failure: KeychainError) -> Int32 {
+        let message = SecCopyErrorMessageString(failure.osStatus, nil) as String? ?? "OSStatus \(failure.osStatus)"
+        error("clavis: \(call): \(message) (\(failure.reason))")
+        return ExitStatus.forStatus(failure.osStatus)
     }
 
     /// Reads a secret: with `prompt` shown and echo off on the terminal when standard input is one, else one line
     /// from standard input. The bytes never pass through a `String`.
     ///
     /// Returns `nil` at end of input or when the user cancels.
-    static func readSecret(prompt: String) -> SecureBytes? {
+    /// With `confirming`, a terminal asks a second time ("retype …") and a different answer gives `nil` after
+    /// saying so, as `security` does for a new secret.
+    static func readSecret(prompt: String, confirming: Bool = false) -> SecureBytes? {
         if isInteractive, let terminal = TerminalPasscodeReader() {
-            return terminal.readPasscode(prompt: prompt)
+            guard let first = terminal.readPasscode(prompt: prompt) else { return nil }
+            guard confirming else { return first }
+            guard let second = terminal.readPasscode(prompt: "retype " + prompt) else { return nil }
+            guard first == second else {
+                error("clavis: the two entries differ; nothing was changed")
+                return nil
+            }
+            return first
         }
         return readLine(from: STDIN_FILENO, limit: KeychainLimits.secretBytes)
+    }
+
+    /// Reads all of standard input, byte for byte (line breaks included), up to `limit` bytes; `nil` beyond.
+    static func readAllInput(limit: Int) -> SecureBytes? {
+        var length = 0
+        var tooLong = false
+        let buffer = SecureBytes(count: limit + 1) { bytes in
+            while length <= limit {
+                let count = read(STDIN_FILENO, bytes.baseAddress! + length, limit + 1 - length)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                length += count
+            }
+            tooLong = length > limit
+        }
+        if tooLong {
+            error("clavis: standard input holds more than \(limit) bytes")
+            return nil
+        }
+        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 
     /// Reads bytes up to a newline (not included) or the end of input; `nil` when there were none at all.

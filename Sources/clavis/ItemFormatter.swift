@@ -17,7 +17,12 @@ struct ItemFormatter {
         for key in item.keys.sorted() where !skipped.contains(key) {
             let value = item[key]!
             let name = key == kSecAttrLabel as String ? "0x00000007 " : "\"\(key)\""
-            lines.append("    \(name)\(Self.typed(value))")
+            let fourCharacterKeys = [kSecAttrCreator as String, kSecAttrType as String]
+            if fourCharacterKeys.contains(key), let number = value as? NSNumber {
+                lines.append("    \(name)<uint32>=\(Self.fourCharacterCode(number.uint32Value))")
+            } else {
+                lines.append("    \(name)\(Self.typed(value))")
+            }
         }
         if let code = item[kSecAttrAccessible as String] as? String {
             lines.append("protection: \(AccessControlText.protection(code))")
@@ -37,6 +42,13 @@ struct ItemFormatter {
     /// escaped as `security` escapes them.
     static func printable(_ text: String) -> String {
         escaped(Data(text.utf8))
+    }
+
+    /// A secret as `-w` prints it, as `security` does: the text when it is valid UTF-8, else its bytes in
+    /// lowercase hexadecimal (which `add-generic-password -X` takes back).
+    static func passwordOnly(_ secret: Data) -> String {
+        if let text = String(validating: secret, as: UTF8.self) { return text }
+        return hex(secret).lowercased()
     }
 
     /// A secret as `security` shows it: quoted when printable, else hexadecimal as well.
@@ -104,6 +116,16 @@ struct ItemFormatter {
         case let access as SecAccessControl: return "<blob>=\(access)"
         default: return "<blob>=<NULL>"
         }
+    }
+
+    /// A creator or type code as `security` prints it: four printable characters in quotes, else hexadecimal.
+    static func fourCharacterCode(_ code: UInt32) -> String {
+        let bytes = withUnsafeBytes(of: code.bigEndian) { Array($0) }
+        guard bytes.allSatisfy({ (0x20..<0x7F).contains($0) }) else {
+            let digits = String(code, radix: 16, uppercase: true)
+            return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+        }
+        return "\"" + escaped(Data(bytes)) + "\""
     }
 
     private static func hex(_ data: Data) -> String {

@@ -19,10 +19,16 @@ let commands: [CommandDescriptor] = [
     SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, ErrorCommand.descriptor,
 ]
 
+/// The version `clavis --version` prints.
+let version = "0.1.0"
+
 let overview = """
     Usage: clavis [--json] command [command-options...]
+           clavis --help | --version | help [command]
         A keychain command line after macOS security(1), over Clavis's keychain ($CLAVIS_HOME).
         --json prints results as JSON for scripts. Secrets are printed only when asked (-w, -g).
+        A secret given as an option's value (-w VALUE, -X, -p, -P) is visible to other users in ps:
+        let clavis prompt for it, or pipe it on standard input, instead.
         Exit status: 0 on success, 44 when the item is not found, otherwise the low byte of the keychain
         status (45 duplicate item, 51 wrong passcode, 36 keychain locked, 30 missing entitlement,
         206 invalid parameter); 2 for a command line that does not parse.
@@ -38,7 +44,7 @@ func helpText(for name: String?) -> String {
     }
     return overview + "\n" + list.joined(separator: "\n") + "\n    "
         + "help".padding(toLength: width, withPad: " ", startingAt: 0)
-        + "  Show this list, or one command's options (clavis help COMMAND)."
+        + "  Show this list, or one command's options (clavis help COMMAND, or clavis COMMAND --help)."
 }
 
 func runClavis(_ arguments: [String]) -> Int32 {
@@ -46,11 +52,18 @@ func runClavis(_ arguments: [String]) -> Int32 {
     var json = false
     while let first = arguments.first, first.hasPrefix("--") {
         arguments.removeFirst()
-        guard first == "--json" else {
-            Console.error("clavis: unknown option \(first)\n\n" + helpText(for: nil))
+        switch first {
+        case "--json": json = true
+        case "--help":
+            Console.out(helpText(for: nil))
+            return ExitStatus.success
+        case "--version":
+            Console.out("clavis \(version)")
+            return ExitStatus.success
+        default:
+            Console.error("clavis: unknown option \(first)\nRun 'clavis --help' for the commands and options.")
             return ExitStatus.usage
         }
-        json = true
     }
     guard let verb = arguments.first else {
         Console.error(helpText(for: nil))
@@ -61,13 +74,18 @@ func runClavis(_ arguments: [String]) -> Int32 {
         return ExitStatus.success
     }
     guard let descriptor = commands.first(where: { $0.name == verb }) else {
-        Console.error("clavis: unknown command \(verb)\n\n" + helpText(for: nil))
+        Console.error("clavis: unknown command \(verb)\nRun 'clavis --help' for the commands.")
         return ExitStatus.usage
+    }
+    if arguments.dropFirst().contains("--help") {
+        Console.out(descriptor.usageText)
+        return ExitStatus.success
     }
     let command: any RunnableCommand
     do throws(UsageError) {
         var specs = descriptor.options
         specs.append(OptionSpec(flag: "--json", help: "print JSON"))
+        specs.append(OptionSpec(flag: "--help", help: "show this help"))
         let parsed = try ParsedOptions(Array(arguments.dropFirst()), specs: specs)
         json = json || parsed.has("--json")
         if !parsed.operands.isEmpty && descriptor.operands.isEmpty {
@@ -75,14 +93,24 @@ func runClavis(_ arguments: [String]) -> Int32 {
         }
         command = try descriptor.make(parsed)
     } catch {
-        Console.error("clavis: \(error.message)\n\n" + descriptor.usageText)
+        Console.error(
+            "clavis: \(error.message)\n\(descriptor.usageLine)\nRun 'clavis \(descriptor.name) --help' for its options."
+        )
         return ExitStatus.usage
     }
     // A locked keychain is unlocked first when someone can be asked (terminal or CLAVIS_ASKPASS), as `security`
     // does; elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36).
     if descriptor.usesItems {
-        let unlocked = ClavisUnlockIfLocked()
-        if unlocked != errSecSuccess { return Console.fail("SecKeychainUnlock", unlocked) }
+        do throws(KeychainError) {
+            _ = try ClavisEmbeddedKeychain()
+        } catch {
+            return Console.fail("SecKeychainOpen", error)
+        }
+        do throws(KeychainError) {
+            try ClavisUnlockIfLocked()
+        } catch {
+            return Console.fail("SecKeychainUnlock", error)
+        }
     }
     let context = CommandContext(
         json: json, formatter: ItemFormatter(keychainPath: KeychainHome.fromEnvironment().databasePath, json: json))

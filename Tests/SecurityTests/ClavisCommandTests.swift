@@ -36,7 +36,10 @@ import Testing
         #expect(set.status == 0, "\(set.standardError)")
         let added = try runOnTerminal(
             [Self.executable, "add-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
-            answers: [("password to unlock keychain:", "7391"), ("password data for new item:", "typed-secret-5521")])
+            answers: [
+                ("password to unlock keychain:", "7391"), ("password data for new item:", "typed-secret-5521"),
+                ("retype password data for new item:", "typed-secret-5521"),
+            ])
         #expect(added.status == 0, "\(added.transcript)")
         #expect(
             !added.transcript.contains("7391") && !added.transcript.contains("typed-secret-5521"), "\(added.transcript)"

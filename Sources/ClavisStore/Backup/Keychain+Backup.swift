@@ -18,18 +18,21 @@ extension Keychain {
     ///
     /// `ThisDeviceOnly` items and items whose access control needs an authentication stay behind (counted in the
     /// summary). Needs the keychain unlocked.
-    /// - Parameter kdf: how the passphrase becomes a key; by default scrypt calibrated to about 100 ms.
+    /// - Parameters:
+    ///   - kdf: how the passphrase becomes a key; by default scrypt calibrated to about 100 ms.
+    ///   - accessGroups: the caller's access groups: only their items are written; `nil` takes every group.
     /// - Throws: `interactionNotAllowed` while the keychain is not unlocked, `param` for an empty passphrase.
-    public func exportBackup(passphrase: SecureBytes, kdf: PasscodeKDF? = nil) throws(KeychainError) -> (
-        archive: Data, summary: BackupSummary
-    ) {
+    public func exportBackup(passphrase: SecureBytes, kdf: PasscodeKDF? = nil, accessGroups: [String]? = nil)
+        throws(KeychainError) -> (archive: Data, summary: BackupSummary)
+    {
         guard lockState == .unlocked else {
             throw KeychainError(.interactionNotAllowed, "the keychain must be unlocked to export a backup")
         }
         var summary = BackupSummary(exported: 0, thisDeviceOnly: 0, accessControlled: 0)
         var entries: [BackupArchive.Entry] = []
         for itemClass in ItemClass.allCases where itemClass.isStorable {
-            let everything = ItemQuery(itemClass: itemClass, synchronizable: .any, limit: .all)
+            let everything = ItemQuery(
+                itemClass: itemClass, synchronizable: .any, accessGroups: accessGroups, limit: .all)
             var withSecrets = everything
             withSecrets.returnsSecret = true
             withSecrets.unauthenticatedItems = .skip
@@ -65,14 +68,33 @@ extension Keychain {
     /// Adds the items of a backup made by `exportBackup`, keeping their attributes and access groups; items whose
     /// primary key already exists are left as they are.
     ///
+    /// - Parameter accessGroups: the caller's access groups; a backup holding an item of any other group is
+    ///   refused whole. `nil` accepts every group.
     /// - Throws: `authFailed` for a wrong passphrase or an altered backup, `decode` for a file that is not a
-    ///   backup, `interactionNotAllowed` when an item's protection class is closed.
-    public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
+    ///   backup, `interactionNotAllowed` when an item's protection class is closed, `missingEntitlement` (naming
+    ///   the groups) for items of groups the caller lacks.
+    public func importBackup(_ archive: Data, passphrase: SecureBytes, accessGroups: [String]? = nil)
+        throws(KeychainError) -> RestoreSummary
+    {
         let entries: [BackupArchive.Entry]
         do {
             entries = try BackupArchive.open(Array(archive), passphrase: passphrase)
         } catch {
             throw KeychainError(converting: error)
+        }
+        if let accessGroups {
+            var foreign: [String] = []
+            for entry in entries {
+                let group = entry.attributes[.accessGroup]?.stringValue ?? ""
+                if !accessGroups.contains(group) && !foreign.contains(group) { foreign.append(group) }
+            }
+            guard foreign.isEmpty else {
+                let names = foreign.map { "'\($0)'" }.joined(separator: ", ")
+                throw KeychainError(
+                    .missingEntitlement,
+                    "the backup holds items of access group \(names), not in this process's entitlements;"
+                        + " nothing was restored")
+            }
         }
         var summary = RestoreSummary(restored: 0, alreadyPresent: 0)
         for entry in entries {

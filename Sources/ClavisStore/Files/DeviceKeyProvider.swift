@@ -24,23 +24,34 @@ public struct DeviceKeyFile: DeviceKeyProvider {
         self.generate = generate
     }
 
-    /// Reads the key, or creates it when allowed and absent.
+    /// Reads the key, or creates it when allowed and absent. The file is reached through its folder without
+    /// following a symbolic link, and must be a regular file of this user.
     public func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
-        if !PrivateFiles.exists(path) {
+        let folder = try KeychainFolder(parentFolder, creatingIfMissing: creatingIfMissing)
+        var key = try folder.readSecret(fileName, limit: Self.byteCount)
+        if key == nil {
             guard creatingIfMissing else {
                 throw KeychainError(
                     .invalidKeychain, "device key \(path) is missing; the keychain cannot be opened without it")
             }
-            _ = try PrivateFiles.createSecretFile(path, contents: generate())
+            _ = try folder.createSecretFile(fileName, contents: generate())
+            key = try folder.readSecret(fileName, limit: Self.byteCount)
         }
-        try PrivateFiles.restrictToOwner(path, mode: 0o600)
-        let key = try PrivateFiles.readSecret(path, limit: Self.byteCount)
-        guard key.count == Self.byteCount else {
+        guard let key, key.count == Self.byteCount else {
             throw KeychainError(
                 .invalidKeychain,
-                "device key \(path) holds \(PrivateFiles.size(path) ?? key.count) bytes; a device key is \(Self.byteCount) bytes"
+                "device key \(path) holds \(folder.size(of: fileName) ?? 0) bytes; a device key is \(Self.byteCount) bytes"
             )
         }
         return key
+    }
+
+    private var parentFolder: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private var fileName: String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 }

@@ -22,9 +22,21 @@ public struct KeychainHome: Sendable, Hashable {
         return KeychainHome(path: userHome + "/.local/share/clavis")
     }
 
+    /// The encrypted item database's file name.
+    static let databaseName = "keychain.db"
+    /// The files SQLite keeps beside the database.
+    static let databaseCompanionNames = ["keychain.db-wal", "keychain.db-shm", "keychain.db-journal"]
+    /// The device key's file name.
+    static let deviceKeyName = "device.key"
+
     /// The encrypted item database.
-    public var databasePath: String { path + "/keychain.db" }
+    public var databasePath: String { path + "/" + Self.databaseName }
 
     /// The file holding the 256-bit device key.
-    public var deviceKeyPath: String { path + "/device.key" }
+    public var deviceKeyPath: String { path + "/" + Self.deviceKeyName }
+
+    /// Every file of the keychain in this folder: the database, SQLite's files beside it and the device key.
+    public var ownFilePaths: [String] {
+        ([Self.databaseName] + Self.databaseCompanionNames + [Self.deviceKeyName]).map { path + "/" + $0 }
+    }
 }

@@ -17,28 +17,27 @@ final class KeychainEngine {
     let digests: IndexDigests
     var classKeys: [ProtectionClass: SecureBytes] = [:]
     var lockState: LockState
+    /// Why the keychain was opened read-only (a full or read-only file system), or `nil` when it can be written.
+    let writeRefusal: KeychainError?
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
     init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider) throws {
-        try PrivateFiles.makeOwnerOnlyFolder(home.path)
-        let databaseExisted = (PrivateFiles.size(home.databasePath) ?? 0) > 0
+        let folder = try KeychainFolder(home.path)
+        for name in [KeychainHome.databaseName] + KeychainHome.databaseCompanionNames {
+            try folder.checkFileIfPresent(name)
+        }
+        let databaseExisted = (folder.size(of: KeychainHome.databaseName) ?? 0) > 0
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
-        try PrivateFiles.makeOwnerOnlyFile(home.databasePath)
-        let connection = try Connection(path: home.databasePath)
-        try Self.checkIsKeychain(connection, path: home.databasePath)
-        try connection.enableWriteAheadLogging()
-        // A short write-ahead log: each process that opens the keychain after another exited replays the log, so
-        // checkpoint often and truncate it back to at most 1 MiB.
-        try connection.executeScript(
-            "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
-        )
-        try Schema.migrator.migrate(connection)
-        try Self.foldOversizedLog(connection, path: home.databasePath + "-wal")
+        try folder.ensureFile(KeychainHome.databaseName)
+        let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
-        keybag = try connection.transaction { try Keybag(connection: connection, deviceKey: deviceKey) }
+        self.writeRefusal = writeRefusal
+        keybag = try connection.transaction(immediate: writeRefusal == nil) {
+            try Keybag(connection: connection, deviceKey: deviceKey)
+        }
         do {
             if keybag.hasPasscode {
                 classKeys = try keybag.unwrap([.always, .alwaysThisDeviceOnly], passcodeKey: nil, in: connection)
@@ -49,28 +48,6 @@ final class KeychainEngine {
             }
         } catch let error as KeychainError where error.code == .authFailed {
             throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
-        }
-    }
-
-    /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how
-    /// much of it was already copied back, so the log only grows. Past 4 MiB, fold it back and truncate it.
-    private static func foldOversizedLog(_ connection: Connection, path: String) throws {
-        guard let size = PrivateFiles.size(path), size > 4 * 1024 * 1024 else { return }
-        _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
-
-    /// Accepts a Clavis keychain or an empty database. Both facts are read from one snapshot: another process may
-    /// be creating the keychain at this moment, and reading them apart could see its tables but not its id.
-    private static func checkIsKeychain(_ connection: Connection, path: String) throws {
-        let (applicationID, tables) = try connection.transaction(immediate: false) {
-            (
-                try connection.scalar("PRAGMA application_id")?.integer ?? 0,
-                try connection.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
-            )
-        }
-        if applicationID == Schema.applicationID { return }
-        guard applicationID == 0, tables == 0 else {
-            throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a Clavis keychain")
         }
     }
 
@@ -85,7 +62,10 @@ final class KeychainEngine {
 
     func unlock(passcode: SecureBytes?) throws {
         try keybag.refreshPasscodeState(connection)
-        classKeys = try countingPasscodeAttempts { try openEveryClass(passcode: passcode) }
+        if !keybag.hasPasscode, let passcode, !passcode.isEmpty {
+            throw KeychainError(.authFailed, "no passcode is set for this keychain")
+        }
+        classKeys = try countingPasscodeAttempts(passcode) { passcodeKey in try openEveryClass(passcodeKey) }
         lockState = .unlocked
     }
 
@@ -95,8 +75,8 @@ final class KeychainEngine {
     func verifyPasscode(_ passcode: SecureBytes) throws {
         try keybag.refreshPasscodeState(connection)
         guard keybag.hasPasscode else { throw KeychainError(.notAvailable, "no passcode is set for this keychain") }
-        _ = try countingPasscodeAttempts {
-            try keybag.unwrap([.whenUnlocked], passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
+        _ = try countingPasscodeAttempts(passcode) { passcodeKey in
+            try keybag.unwrap([.whenUnlocked], passcodeKey: passcodeKey, in: connection)
         }
     }
 
@@ -107,22 +87,45 @@ final class KeychainEngine {
 
     /// Runs a passcode check, refusing it during a lockout and counting a wrong passcode toward the next one.
     ///
-    /// The attempt is counted as a failure before the check runs, in one transaction with the lockout test, so
-    /// guesses made by many processes at once cannot all slip in before the count catches up; a right passcode
-    /// then clears the count.
-    private func countingPasscodeAttempts<Result>(_ check: () throws -> Result) throws -> Result {
-        guard keybag.hasPasscode else { return try check() }
-        try connection.transaction {
+    /// The passcode key is derived first, outside any transaction: that is the slow part, and processes checking
+    /// at once must not queue behind it. Then, in one write transaction, the lockout is tested, the attempt is
+    /// counted as a failure and `check` runs with the key (a few key unwraps); a right passcode clears the count
+    /// before the transaction commits, a wrong one commits its failure. Attempts from many processes are thereby
+    /// serialised: a wrong one is always counted before its answer is known, and a right one never counts toward a
+    /// lockout, however many arrive together. `check` gets `nil` when no passcode is set.
+    private func countingPasscodeAttempts<Result>(
+        _ passcode: SecureBytes?, _ check: (SecureBytes?) throws -> Result
+    ) throws -> Result {
+        guard keybag.hasPasscode else { return try check(nil) }
+        var derivedWith = keybag.passcodeKDF
+        var passcodeKey = try derivePasscodeKey(passcode)
+        let outcome: Swift.Result<Result, KeychainError> = try connection.transaction {
+            try keybag.refreshPasscodeState(connection)
+            guard keybag.hasPasscode else { return .success(try check(nil)) }
+            if keybag.passcodeKDF != derivedWith {
+                // Another process changed the passcode meanwhile: derive again under its KDF.
+                derivedWith = keybag.passcodeKDF
+                passcodeKey = try derivePasscodeKey(passcode)
+            }
             if let until = try PasscodeAttempts.lockedUntil(connection) {
-                throw KeychainError(
-                    .authFailed,
-                    "passcode attempts are locked out for \(Int(until.timeIntervalSinceNow.rounded(.up))) s")
+                throw PasscodeAttempts.lockoutError(until: until)
             }
             try PasscodeAttempts.recordFailure(connection)
+            do {
+                let result = try check(passcodeKey)
+                try PasscodeAttempts.recordSuccess(connection)
+                return .success(result)
+            } catch let error as KeychainError where error.code == .authFailed {
+                return .failure(error)
+            }
         }
-        let result = try check()
-        try PasscodeAttempts.recordSuccess(connection)
-        return result
+        return try outcome.get()
+    }
+
+    /// The passcode key of `passcode` under the recorded KDF; `nil` for no passcode or an empty one.
+    private func derivePasscodeKey(_ passcode: SecureBytes?) throws -> SecureBytes? {
+        guard let passcode, !passcode.isEmpty, keybag.hasPasscode else { return nil }
+        return try keybag.passcodeKey(for: passcode)
     }
 
     /// Sets, changes (`newPasscode` non-nil) or removes (`nil`) the passcode after checking `current`.
@@ -136,10 +139,12 @@ final class KeychainEngine {
             throw KeychainError(.param, "a passcode is at most \(KeychainLimits.passcodeBytes) bytes")
         }
         try keybag.refreshPasscodeState(connection)
-        let (keys, rewrapped) = try countingPasscodeAttempts {
+        if !keybag.hasPasscode, let current, !current.isEmpty {
+            throw KeychainError(.authFailed, "no passcode is set for this keychain")
+        }
+        let (keys, rewrapped) = try countingPasscodeAttempts(current) { currentKey in
             try connection.transaction {
-                try keybag.refreshPasscodeState(connection)
-                let keys = try openEveryClass(passcode: current)
+                let keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
                     try connection.execute(
                         "DELETE FROM items WHERE protection = ?",
@@ -165,18 +170,12 @@ final class KeychainEngine {
         return kdf
     }
 
-    private func openEveryClass(passcode: SecureBytes?) throws -> [ProtectionClass: SecureBytes] {
-        if keybag.hasPasscode {
-            guard let passcode, !passcode.isEmpty else {
-                throw KeychainError(.authFailed, "the keychain passcode is required")
-            }
-            return try keybag.unwrap(
-                ProtectionClass.allCases, passcodeKey: keybag.passcodeKey(for: passcode), in: connection)
+    /// Unwraps every class key with `passcodeKey`, which must be given while a passcode is set.
+    private func openEveryClass(_ passcodeKey: SecureBytes?) throws -> [ProtectionClass: SecureBytes] {
+        if keybag.hasPasscode, passcodeKey == nil {
+            throw KeychainError(.authFailed, "the keychain passcode is required")
         }
-        guard passcode == nil || passcode?.isEmpty == true else {
-            throw KeychainError(.authFailed, "no passcode is set for this keychain")
-        }
-        return try keybag.unwrap(ProtectionClass.allCases, passcodeKey: nil, in: connection)
+        return try keybag.unwrap(ProtectionClass.allCases, passcodeKey: passcodeKey, in: connection)
     }
 
     /// The open key of `protection`, or `interactionNotAllowed` when the lock state keeps it closed.

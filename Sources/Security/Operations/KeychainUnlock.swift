@@ -1,5 +1,5 @@
 import ClavisAuthentication
-import ClavisCore
+public import ClavisCore
 
 /// Unlocks a keychain that a call found locked by asking for its passcode, as macOS asks before using a locked
 /// keychain: on the terminal or through `CLAVIS_ASKPASS`, a few attempts, never when the caller forbade
@@ -33,16 +33,15 @@ enum KeychainUnlock {
 }
 
 /// For `clavis`: unlocks this process's embedded keychain before a command when it is locked and someone can be
-/// asked, so listings show every item; `errSecSuccess` when there was nothing to do or nobody to ask.
+/// asked, so listings show every item; returns when there was nothing to do or nobody to ask.
+///
+/// - Throws: the unlock's failure, whose reason says what happened (a wrong passcode, a lockout and its length).
 // swift-format-ignore: AlwaysUseLowerCamelCase
-@_spi(Clavis) public func ClavisUnlockIfLocked() -> OSStatus {
+@_spi(Clavis) public func ClavisUnlockIfLocked() throws(KeychainError) {
     let nothingToDo = KeychainError(.interactionNotAllowed, "the keychain stays as it is")
     do throws(KeychainError) {
         try KeychainUnlock.unlock(try ClavisEmbeddedKeychain(), blocked: nothingToDo)
-        return errSecSuccess
     } catch  where error.code == .interactionNotAllowed {
-        return errSecSuccess
-    } catch {
-        return error.osStatus
+        return
     }
 }

@@ -13,6 +13,8 @@ import Foundation
 struct ExportCommand: RunnableCommand {
     var path: String
     var passphrase: SecretSource
+    /// `--force`: replace an existing file (never one of the keychain's own).
+    var replacesExisting: Bool
 
     static let descriptor = CommandDescriptor(
         name: "export",
@@ -20,21 +22,28 @@ struct ExportCommand: RunnableCommand {
         options: [
             OptionSpec(flag: "-o", valueName: "file", help: "the backup file to write (mode 0600)"),
             OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)"),
+            OptionSpec(flag: "--force", help: "replace FILE if it exists (a link there is replaced, not followed)"),
         ]
     ) { (parsed) throws(UsageError) in
         guard let path = parsed.value("-o") else { throw UsageError(message: "export needs -o file") }
         var passphrase = SecretSource(parsed, flag: "-P")
         passphrase.prompted = passphrase.value == nil
-        return ExportCommand(path: path, passphrase: passphrase)
+        return ExportCommand(path: path, passphrase: passphrase, replacesExisting: parsed.has("--force"))
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        guard let secret = passphrase.read(prompt: "passphrase for the backup: ") else {
-            return context.fail("SecItemExport", errSecUserCanceled)
+        let file = BackupFile(path: path, keychain: KeychainHome.fromEnvironment())
+        do throws(KeychainError) {
+            try file.checkWritable(replacing: replacesExisting)
+        } catch {
+            return context.fail("SecItemExport", error)
+        }
+        guard let secret = passphrase.read(prompt: "passphrase for the backup: ", confirming: true) else {
+            return SecretSource.reportMissing("backup passphrase", flag: "-P")
         }
         do throws(KeychainError) {
-            let (archive, summary) = try ClavisEmbeddedKeychain().exportBackup(passphrase: secret)
-            try BackupFile.save(archive, to: path)
+            let (archive, summary) = try ClavisExportBackup(passphrase: secret)
+            try file.save(archive, replacing: replacesExisting)
             if context.json {
                 Console.out(
                     ItemFormatter.jsonText([
@@ -48,7 +57,7 @@ struct ExportCommand: RunnableCommand {
             }
             return ExitStatus.success
         } catch {
-            return context.fail("SecItemExport", error.osStatus)
+            return context.fail("SecItemExport", error)
         }
     }
 }
@@ -71,15 +80,17 @@ struct ImportCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        guard let archive = FileManager.default.contents(atPath: path) else {
-            Console.error("clavis: cannot read \(path)")
-            return ExitStatus.forStatus(errSecIO)
+        let archive: Data
+        do throws(KeychainError) {
+            archive = try BackupFile.read(path)
+        } catch {
+            return context.fail("SecItemImport", error)
         }
         guard let secret = passphrase.read(prompt: "passphrase for the backup: ") else {
-            return context.fail("SecItemImport", errSecUserCanceled)
+            return SecretSource.reportMissing("backup passphrase", flag: "-P")
         }
         do throws(KeychainError) {
-            let summary = try ClavisEmbeddedKeychain().importBackup(archive, passphrase: secret)
+            let summary = try ClavisImportBackup(archive, passphrase: secret)
             if context.json {
                 Console.out(
                     ItemFormatter.jsonText(["restored": summary.restored, "alreadyPresent": summary.alreadyPresent]))
@@ -88,19 +99,7 @@ struct ImportCommand: RunnableCommand {
             }
             return ExitStatus.success
         } catch {
-            return context.fail("SecItemImport", error.osStatus)
+            return context.fail("SecItemImport", error)
         }
-    }
-}
-
-/// Writing a backup file readable only by its owner.
-enum BackupFile {
-    static func save(_ archive: Data, to path: String) throws(KeychainError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw KeychainError(.io, "cannot write \(path)") }
-        defer { close(descriptor) }
-        _ = fchmod(descriptor, 0o600)
-        let written = archive.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == archive.count, fsync(descriptor) == 0 else { throw KeychainError(.io, "cannot write \(path)") }
     }
 }

@@ -14,8 +14,11 @@ struct AddPasswordCommand: RunnableCommand {
                 PasswordKind.accessGroupOption,
                 OptionSpec(
                     flag: "-w", valueName: "password",
-                    help: "password to store; put -w last to be prompted (or to read one line from stdin)",
+                    help: "password to store (visible to other users in ps: prefer a prompt); put -w last to be "
+                        + "prompted on a terminal, or to read one line of stdin without its line break; -w - reads "
+                        + "all of stdin, byte for byte",
                     valueMayBePrompted: true),
+                OptionSpec(flag: "-X", valueName: "hex", help: "password to store, as hexadecimal bytes"),
                 OptionSpec(flag: "-U", help: "update the item if it already exists"),
                 OptionSpec(
                     flag: "--accessible", valueName: "class",
@@ -51,16 +54,24 @@ struct AddPasswordCommand: RunnableCommand {
                 }
                 attributes[kSecAttrAccessControl as String] = access
             }
+            var password = SecretSource(parsed, flag: "-w")
+            if let hex = parsed.value("-X") {
+                guard password.value == nil && !password.prompted else {
+                    throw UsageError(message: "give the password with -w or -X, not both")
+                }
+                guard let bytes = SecretSource.bytes(fromHex: hex) else {
+                    throw UsageError(message: "-X needs an even number of hexadecimal digits")
+                }
+                password = SecretSource(bytes: bytes)
+            }
             return AddPasswordCommand(
-                kind: kind, attributes: attributes, password: SecretSource(parsed, flag: "-w"),
-                updateExisting: parsed.has("-U"))
+                kind: kind, attributes: attributes, password: password, updateExisting: parsed.has("-U"))
         }
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        guard let secret = password.read(prompt: "password data for new item: ") else {
-            Console.error("clavis: no password given on standard input")
-            return ExitStatus.usage
+        guard let secret = password.read(prompt: "password data for new item: ", confirming: true) else {
+            return SecretSource.reportMissing("password for the new item", flag: "-w or -X")
         }
         // Apple's API takes the secret as CFData.
         let data = Data(secret.unprotectedBytes())
@@ -78,7 +89,22 @@ struct AddPasswordCommand: RunnableCommand {
             let updated = SecItemUpdate(match as CFDictionary, changes as CFDictionary)
             return updated == errSecSuccess ? succeed(context) : context.fail("SecItemUpdate", updated)
         }
+        if status == errSecNotAvailable, let explanation = notAvailableReason() {
+            return context.fail("SecItemAdd", KeychainError(.notAvailable, explanation))
+        }
         return status == errSecSuccess ? succeed(context) : context.fail("SecItemAdd", status)
+    }
+
+    /// Why a passcode-bound add is not available: the keychain has no passcode, or (with one) no biometry is
+    /// enrolled for `biometryCurrentSet`.
+    private func notAvailableReason() -> String? {
+        guard let keychain = try? ClavisEmbeddedKeychain() else { return nil }
+        if !keychain.hasPasscode {
+            return "the keychain has no passcode, which this item's protection needs; set one with "
+                + "`clavis set-keychain-password`"
+        }
+        return attributes[kSecAttrAccessControl as String] != nil
+            ? "this item's access control needs biometry, and none is enrolled" : nil
     }
 
     private func succeed(_ context: CommandContext) -> Int32 {
@@ -129,7 +155,7 @@ struct FindPasswordCommand: RunnableCommand {
             Console.out(
                 ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret ?? Data() : nil)))
         } else if passwordOnly {
-            Console.out(String(decoding: secret ?? Data(), as: UTF8.self))
+            Console.out(ItemFormatter.passwordOnly(secret ?? Data()))
         } else {
             Console.out(context.formatter.block(item))
             if showPassword { Console.error(ItemFormatter.passwordLine(secret ?? Data())) }
@@ -138,17 +164,28 @@ struct FindPasswordCommand: RunnableCommand {
     }
 }
 
-/// `delete-generic-password` and `delete-internet-password`: deletes the first matching item.
+/// `delete-generic-password` and `delete-internet-password`: deletes the first matching item, or with `--all` every
+/// one; a delete that names no attribute is refused unless `--all` is given.
 struct DeletePasswordCommand: RunnableCommand {
     var kind: PasswordKind
     var attributes: [String: Any]
+    /// `--all`: delete every match, not only the first.
+    var everyMatch: Bool
 
     static func descriptor(_ kind: PasswordKind) -> CommandDescriptor {
         CommandDescriptor(
-            name: "delete-\(kind.word)-password", summary: "Delete \(kind.article) password item.",
-            options: kind.attributeOptions.map(\.spec) + [PasswordKind.accessGroupOption]
+            name: "delete-\(kind.word)-password",
+            summary: "Delete \(kind.article) password item (the first match; every match with --all).",
+            options: kind.attributeOptions.map(\.spec) + [
+                PasswordKind.accessGroupOption,
+                OptionSpec(flag: "--all", help: "delete every matching item (needed when no attribute is named)"),
+            ]
         ) { (parsed) throws(UsageError) in
-            DeletePasswordCommand(kind: kind, attributes: try kind.attributes(from: parsed))
+            let attributes = try kind.attributes(from: parsed)
+            guard !attributes.isEmpty || parsed.has("--all") else {
+                throw UsageError(message: "name at least one attribute of the item to delete, or give --all")
+            }
+            return DeletePasswordCommand(kind: kind, attributes: attributes, everyMatch: parsed.has("--all"))
         }
     }
 
@@ -158,41 +195,29 @@ struct DeletePasswordCommand: RunnableCommand {
         query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
         query[kSecReturnAttributes as String] = true
         query[kSecReturnPersistentRef as String] = true
+        if everyMatch { query[kSecMatchLimit as String] = kSecMatchLimitAll }
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess, let item = result as? [String: Any],
-            let reference = item[kSecValuePersistentRef as String] as? Data
-        else {
+        let items = everyMatch ? result as? [[String: Any]] ?? [] : (result as? [String: Any]).map { [$0] } ?? []
+        guard status == errSecSuccess, !items.isEmpty else {
             return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
         }
-        let deleted = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
-        guard deleted == errSecSuccess else { return context.fail("SecItemDelete", deleted) }
+        var deleted: [[String: Any]] = []
+        for item in items {
+            guard let reference = item[kSecValuePersistentRef as String] as? Data else { continue }
+            let outcome = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
+            guard outcome == errSecSuccess else { return context.fail("SecItemDelete", outcome) }
+            deleted.append(item)
+        }
         if context.json {
-            Console.out(ItemFormatter.jsonText(["deleted": ItemFormatter.jsonObject(item, secret: nil)]))
+            let objects = deleted.map { ItemFormatter.jsonObject($0, secret: nil) }
+            Console.out(ItemFormatter.jsonText(["deleted": everyMatch ? objects as Any : objects[0] as Any]))
         } else {
-            Console.out(context.formatter.block(item))
-            Console.out("password has been deleted.")
+            for item in deleted {
+                Console.out(context.formatter.block(item))
+                Console.out("password has been deleted.")
+            }
         }
         return ExitStatus.success
-    }
-}
-
-/// Where a secret comes from: the option's value, or a prompt (a line of stdin when not on a terminal).
-struct SecretSource {
-    /// The value given on the command line.
-    var value: String?
-    /// True when the option was given without a value, to be prompted for.
-    var prompted: Bool
-
-    init(_ options: ParsedOptions, flag: String) {
-        value = options.value(flag)
-        prompted = options.has(flag)
-    }
-
-    /// The secret's bytes: the value, the answer to the prompt, or empty when the option was not given.
-    func read(prompt: String) -> SecureBytes? {
-        if let value { return SecureBytes(Array(value.utf8)) }
-        guard prompted else { return SecureBytes([]) }
-        return Console.readSecret(prompt: prompt)
     }
 }

@@ -102,7 +102,7 @@ struct UnlockKeychainCommand: RunnableCommand {
             try keychain.unlock(passcode: secret)
             return ExitStatus.success
         } catch {
-            return context.fail("SecKeychainUnlock", error.osStatus)
+            return context.fail("SecKeychainUnlock", error)
         }
     }
 }
@@ -118,7 +118,7 @@ struct LockKeychainCommand: RunnableCommand {
             try ClavisEmbeddedKeychain().lock()
             return ExitStatus.success
         } catch {
-            return context.fail("SecKeychainLock", error.osStatus)
+            return context.fail("SecKeychainLock", error)
         }
     }
 }
@@ -151,17 +151,17 @@ struct SetKeychainPasswordCommand: RunnableCommand {
             var current: SecureBytes?
             if keychain.hasPasscode {
                 guard let secret = old.read(prompt: "Old Password: ") else {
-                    return context.fail("SecKeychainChangePassword", errSecAuthFailed)
+                    return SecretSource.reportMissing("current passcode", flag: "-o")
                 }
                 current = secret
             }
-            guard let secret = new.read(prompt: "New Password: ") else {
-                return context.fail("SecKeychainChangePassword", errSecParam)
+            guard let secret = new.read(prompt: "New Password: ", confirming: true) else {
+                return SecretSource.reportMissing("new passcode", flag: "-p (empty removes the passcode)")
             }
             try keychain.setPasscode(secret.isEmpty ? nil : secret, current: current)
             return ExitStatus.success
         } catch {
-            return context.fail("SecKeychainChangePassword", error.osStatus)
+            return context.fail("SecKeychainChangePassword", error)
         }
     }
 }

@@ -1,0 +1,192 @@
+import ClavisCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The open keychain folder: its descriptor, owned here and closed in `deinit`, through which every file of the
+/// keychain is reached by name.
+///
+/// The folder is opened with `O_DIRECTORY | O_NOFOLLOW` and each file with `openat(…, O_NOFOLLOW)`, so a symbolic
+/// link planted in place of the folder or of a file is refused, never followed. Owner and type are checked on the
+/// opened descriptor (`fstat`) and permissions narrowed with `fchmod`: nothing is checked or changed through a path
+/// that could be swapped in between.
+final class KeychainFolder {
+    /// The folder's path, for messages.
+    let path: String
+    private let descriptor: Int32
+
+    /// Opens the folder at `path`, creating it (and missing parents) with mode 0700 when absent.
+    ///
+    /// - Throws: `io` naming the folder and the reason: it cannot be created, is a symbolic link or not a folder,
+    ///   or belongs to another user.
+    init(_ path: String, creatingIfMissing: Bool = true) throws(KeychainError) {
+        self.path = path
+        if creatingIfMissing {
+            var parent = ""
+            for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+                parent += "/" + component
+                if mkdir(parent, 0o700) != 0 && errno != EEXIST {
+                    throw KeychainError(.io, "cannot create folder \(parent): \(Self.reason(errno))")
+                }
+            }
+        }
+        let opened = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard opened >= 0 else {
+            var status = stat()
+            let code =
+                errno == ENOTDIR && lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK ? ELOOP : errno
+            throw Self.openError(path, code, what: "keychain folder")
+        }
+        descriptor = opened
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw KeychainError(.io, "cannot inspect folder \(path): \(Self.reason(errno))")
+        }
+        guard status.st_uid == geteuid() else {
+            throw KeychainError(.io, "\(path) belongs to another user; a keychain folder must be its owner's")
+        }
+        if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o700) != 0 {
+            throw KeychainError(.io, "cannot restrict folder \(path) to its owner: \(Self.reason(errno))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The path of the file `name` in this folder, for messages and for SQLite.
+    func path(of name: String) -> String { path + "/" + name }
+
+    /// The folder's path with every symbolic link of its parents resolved, checked to be this very folder: what
+    /// SQLite is given, with links refused along the whole path (`SQLITE_OPEN_NOFOLLOW`).
+    func resolvedPath() throws(KeychainError) -> String {
+        guard let resolved = realpath(path, nil) else {
+            throw KeychainError(.io, "cannot resolve folder \(path): \(Self.reason(errno))")
+        }
+        defer { free(resolved) }
+        let text = String(cString: resolved)
+        var opened = stat()
+        var named = stat()
+        guard fstat(descriptor, &opened) == 0, lstat(text, &named) == 0, opened.st_dev == named.st_dev,
+            opened.st_ino == named.st_ino
+        else {
+            throw KeychainError(.io, "folder \(path) changed while it was being opened")
+        }
+        return text
+    }
+
+    /// Opens the file `name` (never through a symbolic link), creating it with mode 0600 when `creating` allows,
+    /// and checks that it is a regular file of this user, narrowing its mode to 0600.
+    ///
+    /// - Returns: the open descriptor (the caller closes it), or `nil` when the file does not exist and may not
+    ///   be created.
+    func openFile(_ name: String, writable: Bool = false, creating: Bool = false) throws(KeychainError) -> Int32? {
+        var flags = (writable || creating ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+        if creating { flags |= O_CREAT }
+        let opened = openat(descriptor, name, flags, 0o600)
+        guard opened >= 0 else {
+            if errno == ENOENT && !creating { return nil }
+            throw Self.openError(path(of: name), errno, what: "file")
+        }
+        do {
+            try checkOwnedRegularFile(opened, name)
+        } catch {
+            close(opened)
+            throw error
+        }
+        return opened
+    }
+
+    /// Makes sure the file `name` exists as a regular file of this user with mode 0600.
+    func ensureFile(_ name: String) throws(KeychainError) {
+        if let opened = try openFile(name, creating: true) { close(opened) }
+    }
+
+    /// Checks, when the file `name` exists, that it is a regular file of this user, narrowing its mode to 0600.
+    func checkFileIfPresent(_ name: String) throws(KeychainError) {
+        if let opened = try openFile(name) { close(opened) }
+    }
+
+    /// The size of the file `name`, or `nil` when there is none (a link is not followed).
+    func size(of name: String) -> Int? {
+        var status = stat()
+        return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? Int(status.st_size) : nil
+    }
+
+    /// Reads the small file `name` whole into a zeroing buffer, failing if it is larger than `limit` bytes;
+    /// `nil` when it does not exist.
+    func readSecret(_ name: String, limit: Int) throws(KeychainError) -> SecureBytes? {
+        guard let opened = try openFile(name) else { return nil }
+        defer { close(opened) }
+        var readCount = 0
+        var failure: Int32 = 0
+        let contents = SecureBytes(count: limit + 1) { buffer in
+            while readCount <= limit {
+                let result = read(opened, buffer.baseAddress! + readCount, limit + 1 - readCount)
+                if result < 0 && errno == EINTR { continue }
+                if result < 0 { failure = errno }
+                if result <= 0 { break }
+                readCount += result
+            }
+        }
+        guard failure == 0 else { throw KeychainError(.io, "cannot read \(path(of: name)): \(Self.reason(failure))") }
+        return contents.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<readCount])) }
+    }
+
+    /// Writes `contents` as the file `name` with mode 0600 unless one is already there; returns false when one was.
+    ///
+    /// The bytes go to a temporary file that is synced and then hard-linked into place, so a reader never sees a
+    /// half-written file and two processes racing to create it agree on one.
+    func createSecretFile(_ name: String, contents: SecureBytes) throws(KeychainError) -> Bool {
+        let temporary = name + ".tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        let opened = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard opened >= 0 else {
+            throw KeychainError(.io, "cannot create \(path(of: temporary)): \(Self.reason(errno))")
+        }
+        defer { unlinkat(descriptor, temporary, 0) }
+        let written = contents.withUnsafeBytes { buffer in write(opened, buffer.baseAddress, buffer.count) }
+        let failure = written < 0 ? errno : (fsync(opened) == 0 ? 0 : errno)
+        close(opened)
+        guard written == contents.count, failure == 0 else {
+            throw KeychainError(
+                failure == ENOSPC || failure == EDQUOT ? .diskFull : .io,
+                "cannot write \(path(of: temporary)): \(Self.reason(failure == 0 ? EIO : failure))")
+        }
+        if linkat(descriptor, temporary, descriptor, name, 0) != 0 {
+            if errno == EEXIST { return false }
+            throw KeychainError(.io, "cannot create \(path(of: name)): \(Self.reason(errno))")
+        }
+        return true
+    }
+
+    private func checkOwnedRegularFile(_ opened: Int32, _ name: String) throws(KeychainError) {
+        var status = stat()
+        guard fstat(opened, &status) == 0 else {
+            throw KeychainError(.io, "cannot inspect \(path(of: name)): \(Self.reason(errno))")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw KeychainError(.io, "\(path(of: name)) is not a regular file")
+        }
+        guard status.st_uid == geteuid() else {
+            throw KeychainError(.io, "\(path(of: name)) belongs to another user; a keychain file must be its owner's")
+        }
+        if status.st_mode & 0o077 != 0, fchmod(opened, 0o600) != 0 {
+            throw KeychainError(.io, "cannot restrict \(path(of: name)) to its owner: \(Self.reason(errno))")
+        }
+    }
+
+    private static func openError(_ path: String, _ code: Int32, what: String) -> KeychainError {
+        switch code {
+        case ELOOP:
+            KeychainError(.io, "\(path) is a symbolic link; a keychain never follows one")
+        case ENOTDIR:
+            KeychainError(.io, "\(path) is not a folder")
+        default:
+            KeychainError(code == ENOSPC ? .diskFull : .io, "cannot open \(what) \(path): \(reason(code))")
+        }
+    }
+
+    /// The system's text for an `errno` value.
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,71 @@
+import ClavisCore
+import ClavisSQLite
+
+extension KeychainEngine {
+    /// Opens `keychain.db` in `folder` for reading and writing, or, when its file system is full or read-only,
+    /// for reading only, together with the error every write then answers.
+    ///
+    /// SQLite gets the folder's resolved path and refuses any link on it, so the database it opens is the file the
+    /// folder checked, never a link's target.
+    static func openDatabase(in folder: KeychainFolder, home: KeychainHome) throws -> (
+        Connection, writeRefusal: KeychainError?
+    ) {
+        let path = try folder.resolvedPath() + "/" + KeychainHome.databaseName
+        do {
+            let connection = try Connection(path: path, refusingSymbolicLinks: true)
+            try checkIsKeychain(connection, path: home.databasePath)
+            try connection.enableWriteAheadLogging()
+            // A short write-ahead log: each process that opens the keychain after another exited replays the log,
+            // so checkpoint often and truncate it back to at most 1 MiB.
+            try connection.executeScript(
+                "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
+            )
+            try Schema.migrator.migrate(connection)
+            try foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
+            return (connection, nil)
+        } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
+            // Even SQLite's shared-memory index cannot be written: read without it.
+            let refusal = writeRefusal(error, home: home)
+            let connection: Connection
+            do {
+                connection = try Connection(path: path, mode: .readOnly, refusingSymbolicLinks: true)
+                try checkIsKeychain(connection, path: home.databasePath)
+            } catch {
+                throw refusal
+            }
+            return (connection, refusal)
+        } catch let error as DatabaseError where !error.isCorruption {
+            throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
+        }
+    }
+
+    /// The error a write answers when the keychain's file system is full or read-only.
+    static func writeRefusal(_ error: DatabaseError, home: KeychainHome) -> KeychainError {
+        if error.isDiskFull {
+            return KeychainError(.diskFull, "no space left on the file system of the keychain folder \(home.path)")
+        }
+        return KeychainError(.io, "the keychain folder \(home.path) cannot be written (\(error.message))")
+    }
+
+    /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how
+    /// much of it was already copied back, so the log only grows. Past 4 MiB, fold it back and truncate it.
+    private static func foldOversizedLog(_ connection: Connection, size: Int?) throws {
+        guard let size, size > 4 * 1024 * 1024 else { return }
+        _ = try connection.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Accepts a Clavis keychain or an empty database. Both facts are read from one snapshot: another process may
+    /// be creating the keychain at this moment, and reading them apart could see its tables but not its id.
+    private static func checkIsKeychain(_ connection: Connection, path: String) throws {
+        let (applicationID, tables) = try connection.transaction(immediate: false) {
+            (
+                try connection.scalar("PRAGMA application_id")?.integer ?? 0,
+                try connection.scalar("SELECT count(*) FROM sqlite_master")?.integer ?? 0
+            )
+        }
+        if applicationID == Schema.applicationID { return }
+        guard applicationID == 0, tables == 0 else {
+            throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a Clavis keychain")
+        }
+    }
+}

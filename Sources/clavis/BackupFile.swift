@@ -1,0 +1,114 @@
+import ClavisCore
+import ClavisStore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The file `export -o` writes: readable only by its owner, never one of the keychain's own files, never an
+/// existing file unless asked (`--force`), and never written through a symbolic link.
+struct BackupFile {
+    /// The path given with `-o`.
+    var path: String
+    /// The keychain whose files must never be overwritten.
+    var keychain: KeychainHome
+
+    /// Refuses the keychain's own files (and anything in its folder) always, and an existing file unless
+    /// `replacing`.
+    func checkWritable(replacing: Bool) throws(KeychainError) {
+        if isKeychainFile {
+            throw KeychainError(.param, "\(path) is one of the keychain's own files (in \(keychain.path))")
+        }
+        var status = stat()
+        if !replacing, lstat(path, &status) == 0 {
+            throw KeychainError(.param, "\(path) exists; give --force to replace it")
+        }
+    }
+
+    /// Writes `archive` to a new temporary file beside `path` (mode 0600, synced), then moves it into place: a
+    /// rename when `replacing` (which replaces a link, never its target), else a hard link that fails when
+    /// anything appeared at `path` meanwhile.
+    func save(_ archive: Data, replacing: Bool) throws(KeychainError) {
+        try checkWritable(replacing: replacing)
+        let temporary = folder + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure("cannot create a temporary file in \(folder)", errno) }
+        var placed = false
+        defer {
+            if !placed { unlink(temporary) }
+        }
+        let written = archive.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let code = written < 0 ? errno : (fsync(descriptor) == 0 ? 0 : errno)
+        close(descriptor)
+        guard written == archive.count, code == 0 else {
+            throw failure("cannot write \(temporary)", code == 0 ? ENOSPC : code)
+        }
+        if replacing {
+            guard rename(temporary, path) == 0 else { throw failure("cannot replace \(path)", errno) }
+            placed = true
+        } else {
+            guard link(temporary, path) == 0 else {
+                if errno == EEXIST { throw KeychainError(.param, "\(path) exists; give --force to replace it") }
+                throw failure("cannot create \(path)", errno)
+            }
+        }
+    }
+
+    /// Reads a backup file whole (at most 1 GiB).
+    static func read(_ path: String) throws(KeychainError) -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw KeychainError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var contents = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while contents.count < 1 << 30 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw KeychainError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            contents.append(contentsOf: chunk[0..<count])
+        }
+        return contents
+    }
+
+    /// True when `path` names a file of the keychain, through any link, or lies in the keychain's folder.
+    private var isKeychainFile: Bool {
+        if let resolvedFolder = Self.resolved(folder), resolvedFolder == Self.resolved(keychain.path) { return true }
+        var target = stat()
+        guard stat(path, &target) == 0 else { return false }
+        if let resolvedTarget = Self.resolved(path), let home = Self.resolved(keychain.path),
+            resolvedTarget.hasPrefix(home + "/")
+        {
+            return true
+        }
+        return keychain.ownFilePaths.contains { own in
+            var status = stat()
+            return stat(own, &status) == 0 && status.st_dev == target.st_dev && status.st_ino == target.st_ino
+        }
+    }
+
+    private var folder: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
+
+    private func failure(_ what: String, _ code: Int32) -> KeychainError {
+        KeychainError(
+            code == ENOSPC || code == EDQUOT ? .diskFull : .io, "\(what): \(String(cString: strerror(code)))")
+    }
+
+    private static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// What `clavis` says when something fails: what failed, where, and what to do, never a bare status text.
+@Suite struct CommandMessageTests {
+    private func freshHome() throws -> String { try makeTemporaryFolder("clavis-messages") + "/home" }
+
+    @Test func aPasscodeBoundAddWithoutAPasscodeSaysHowToSetOne() throws {
+        let home = try freshHome()
+        for extra in [["--accessible", "akpu"], ["--access-control", "devicePasscode"]] {
+            let added = try ClavisBinary.run(["add-generic-password", "-s", "s", "-w", "pw"] + extra, home: home)
+            #expect(added.status == 53)  // errSecNotAvailable's low byte
+            #expect(added.standardError.contains("no passcode"), "\(added.standardError)")
+            #expect(added.standardError.contains("clavis set-keychain-password"))
+        }
+    }
+
+    @Test func aMissingPassphraseOnAPipeSaysWhatInputIsNeeded() throws {
+        let home = try freshHome()
+        let set = try ClavisBinary.run(["set-keychain-password"], home: home, input: "")
+        #expect(set.status != 0)
+        #expect(
+            set.standardError.contains("-p") && set.standardError.contains("standard input"), "\(set.standardError)")
+        #expect(!set.standardError.contains("not valid"))
+        let backup = try makeTemporaryFolder("clavis-messages") + "/backup"
+        let export = try ClavisBinary.run(["export", "-o", backup], home: home, input: "")
+        #expect(export.status != 0)
+        #expect(export.standardError.contains("-P") && export.standardError.contains("standard input"))
+        #expect(!export.standardError.contains("canceled"), "\(export.standardError)")
+    }
+
+    @Test func aFileThatCannotBeReadIsNamedWithTheSystemsReason() throws {
+        let home = try freshHome()
+        let missing = "/nonexistent-\(UUID().uuidString)/backup"
+        let imported = try ClavisBinary.run(["import", missing, "-P", "x"], home: home)
+        #expect(imported.status != 0)
+        #expect(imported.standardError.contains(missing) && imported.standardError.contains("No such file"))
+        let unwritable = try ClavisBinary.run(["export", "-o", missing, "-P", "x"], home: home)
+        #expect(unwritable.standardError.contains("/nonexistent-") && unwritable.standardError.contains("No such file"))
+    }
+
+    @Test func aKeychainFolderThatCannotBeCreatedIsNamedWithTheReason() throws {
+        let parent = try makeTemporaryFolder("clavis-messages")
+        try "a file".write(toFile: parent + "/file", atomically: false, encoding: .utf8)
+        let found = try ClavisBinary.run(["find-generic-password", "-s", "s"], home: parent + "/file/home")
+        #expect(found.status == 220)  // errSecIO's low byte
+        #expect(found.standardError.contains(parent + "/file") && found.standardError.contains("Not a directory"))
+    }
+}
