@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
         .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+        .target(name: "ClavisIdentity", dependencies: ["ClavisCore"]),
+        .target(name: "ClavisEmbedded", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore"]),
         .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
@@ -35,22 +37,28 @@ let package = Package(
     package.products += [
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
+        .library(name: "ClavisClient", targets: ["ClavisClient"]),
         .executable(name: "clavis", targets: ["clavis"]),
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
     ]
     package.targets += [
         .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
         .target(
-            name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisStore", "ClavisAuthentication"]),
-        .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisAuthentication"]),
+            name: "ClavisClient",
+            dependencies: [
+                "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisAuthentication", "CProcessHardening",
+            ]),
+        .target(name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
+        .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
-            name: "clavis",
-            dependencies: ["Security", "ClavisCore", "ClavisStore", "ClavisAuthentication", "CProcessHardening"]),
+            name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",
-            dependencies: ["Security", "LocalAuthentication", "ClavisCore", "ClavisStore", "ClavisCrypto"],
+            dependencies: [
+                "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisStore", "ClavisCrypto",
+            ],
             exclude: ["SeedsPackage"]),
     ]
 #endif

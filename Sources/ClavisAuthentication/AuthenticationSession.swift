@@ -368,8 +368,7 @@ public final class AuthenticationSession: Sendable {
     private func askPasscode(reason: String) throws(AuthenticationFailure) {
         let prompt = reason.isEmpty ? "Keychain passcode: " : "\(reason) (keychain passcode): "
         let verifier = try verifier()
-        try authenticators.passcode.authenticate(prompt: prompt, verifier: verifier, interactive: true)
-        let identity = verifier.identity
+        let identity = try authenticators.passcode.authenticate(prompt: prompt, verifier: verifier, interactive: true)
         state.withLock { state in
             state.passcodeAt = .now
             state.passcodeKeychain = identity

@@ -26,43 +26,38 @@ public struct Authenticators: Sendable {
         self.verifier = verifier
     }
 
-    /// The authenticators this process's environment names.
+    /// The standard authenticators for a configuration's settings.
     ///
-    /// - Sensor: the scripted sensor when `CLAVIS_BIOMETRY_SCRIPT` names a file; else fprintd when its clients are
+    /// - Sensor: the scripted sensor when `biometryScript` names a file; else fprintd when its clients are
     ///   installed; else none.
-    /// - Passcode: the askpass program named by `CLAVIS_ASKPASS` when set; else the controlling terminal; else none
-    ///   (evaluations needing a passcode fail with `notInteractive`).
-    public static func fromEnvironment(
+    /// - Passcode: the askpass program when one is named; else the controlling terminal; else none (evaluations
+    ///   needing a passcode fail with `notInteractive`).
+    public static func standard(
+        askpassProgram: String?, biometryScript: String?,
         verifier: @escaping @Sendable () throws(KeychainError) -> any PasscodeVerifier
     ) -> Authenticators {
         Authenticators(
-            sensor: sensorFromEnvironment(), passcode: PasscodeAuthenticator(reader: passcodeReaderFromEnvironment()),
-            verifier: verifier)
+            sensor: sensor(biometryScript: biometryScript),
+            passcode: PasscodeAuthenticator(reader: passcodeReader(askpassProgram: askpassProgram)), verifier: verifier)
     }
 
-    /// Where this process's environment says to ask for the passcode: the askpass program named by
-    /// `CLAVIS_ASKPASS`, else the controlling terminal, else nowhere.
-    public static func passcodeReaderFromEnvironment() -> (any PasscodeReader)? {
-        if let askpass = environment("CLAVIS_ASKPASS") { return AskpassPasscodeReader(program: askpass) }
+    /// Where to ask for the passcode: the askpass program when one is named, else the controlling terminal, else
+    /// nowhere.
+    public static func passcodeReader(askpassProgram: String?) -> (any PasscodeReader)? {
+        if let askpassProgram { return AskpassPasscodeReader(program: askpassProgram) }
         return TerminalPasscodeReader()
     }
 
-    /// The biometric sensor this process's environment names: the scripted sensor when `CLAVIS_BIOMETRY_SCRIPT`
-    /// is set, else fprintd when its clients are installed, else none.
-    public static func sensorFromEnvironment() -> any BiometricSensor {
-        if let script = environment("CLAVIS_BIOMETRY_SCRIPT") { return ScriptedSensor(path: script) }
+    /// The biometric sensor: the scripted sensor when `biometryScript` is given, else fprintd when its clients are
+    /// installed, else none.
+    public static func sensor(biometryScript: String?) -> any BiometricSensor {
+        if let biometryScript { return ScriptedSensor(path: biometryScript) }
         if let fprintd = FprintdSensor(user: userName) { return fprintd }
         return AbsentSensor()
     }
 
-    private static func environment(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        let value = String(cString: raw)
-        return value.isEmpty ? nil : value
-    }
-
     private static var userName: String {
         if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return environment("USER") ?? ""
+        return ""
     }
 }

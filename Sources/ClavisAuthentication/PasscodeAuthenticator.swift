@@ -6,16 +6,14 @@ public protocol PasscodeVerifier: Sendable {
     /// True while the keychain has a passcode.
     var hasPasscode: Bool { get }
 
-    /// Checks `passcode`.
+    /// Checks `passcode` and returns the keychain's identity, recorded in the proof of a verified passcode so no
+    /// other keychain accepts it.
     ///
     /// - Throws: `authFailed` for a wrong passcode or while attempts are refused after too many failures.
-    func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError)
+    func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data
 
     /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
     var passcodeLockout: Date? { get throws(KeychainError) }
-
-    /// The keychain's identity, recorded in the proof of a verified passcode so no other keychain accepts it.
-    var identity: Data { get }
 }
 
 /// Authenticates the user by the keychain passcode, read by a `PasscodeReader` and checked by a `PasscodeVerifier`.
@@ -34,8 +32,9 @@ public struct PasscodeAuthenticator: Sendable {
     /// - Throws: `passcodeNotSet` when the keychain has none; `notInteractive` when there is nowhere to ask or
     ///   `interactive` is false; `userCancel`; `authenticationFailed` for wrong passcodes or a locked-out keychain
     ///   (which is not asked for a passcode while attempts are refused).
+    /// - Returns: the identity of the keychain that checked the passcode.
     public func authenticate(prompt: String, verifier: any PasscodeVerifier, interactive: Bool)
-        throws(AuthenticationFailure)
+        throws(AuthenticationFailure) -> Data
     {
         guard verifier.hasPasscode else { throw .passcodeNotSet }
         guard interactive, let reader else { throw .notInteractive }
@@ -44,8 +43,7 @@ public struct PasscodeAuthenticator: Sendable {
             guard (try? verifier.passcodeLockout) == nil else { throw .authenticationFailed }
             guard let passcode = reader.readPasscode(prompt: prompt) else { throw .userCancel }
             do {
-                try verifier.verifyPasscode(passcode)
-                return
+                return try verifier.verifyPasscode(passcode)
             } catch  where error.code == .authFailed {
                 continue
             } catch {

@@ -9,7 +9,7 @@ import Synchronization
 /// Every item has its own key, item keys are wrapped by class keys, class keys by the device key and the passcode.
 /// One instance per process and home; calls from any thread are serialised. Several processes may open the same
 /// home at once (SQLite WAL; writers queue).
-public final class Keychain: KeychainStore {
+public final class Keychain: Sendable {
     /// The folder holding this keychain's files.
     public let home: KeychainHome
     private let engine: Mutex<KeychainEngine>

@@ -1,6 +1,7 @@
 import ClavisAuthentication
+import ClavisClient
 import ClavisCore
-@_spi(Clavis) import Security
+import Security
 
 /// A context for evaluating authentication policies (Apple's `LAContext`).
 ///
@@ -15,10 +16,10 @@ open class LAContext: NSObject, _ClavisAuthenticationContext {
     /// The session behind the context.
     public let clavisSession: AuthenticationSession
 
-    /// Creates a context with the authenticators the environment names, checking passcodes with this task's
+    /// Creates a context with the authenticators this task's configuration names, checking passcodes with its
     /// keychain.
     public override init() {
-        clavisSession = ClavisAuthenticationSession()
+        clavisSession = KeychainClient.makeAuthenticationSession()
         super.init()
     }
 

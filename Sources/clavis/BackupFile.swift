@@ -1,5 +1,4 @@
 import ClavisCore
-import ClavisStore
 import Foundation
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import ClavisAuthentication
+import ClavisClient
 import ClavisCore
-import ClavisStore
 import Security
 
 #if canImport(Glibc)
@@ -24,7 +24,7 @@ enum Console {
     /// Reports a failed keychain call in `security`'s shape and returns the exit status for it.
     static func fail(_ call: String, _ status: OSStatus) -> Int32 {
         if status == errSecDiskFull {
-            let folder = KeychainHome.fromEnvironment().path
+            let folder = ClavisConfiguration.current.home.path
             return fail(
                 call, KeychainError(.diskFull, "no space left on the file system of the keychain folder \(folder)"))
         }

@@ -1,8 +1,6 @@
-import CProcessHardening
-import ClavisAuthentication
+import ClavisClient
 import ClavisCore
-import ClavisStore
-@_spi(Clavis) import Security
+import Security
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +14,8 @@ let commands: [CommandDescriptor] = [
     DeletePasswordCommand.descriptor(.generic), AddPasswordCommand.descriptor(.internet),
     FindPasswordCommand.descriptor(.internet), DeletePasswordCommand.descriptor(.internet),
     DumpKeychainCommand.descriptor, UnlockKeychainCommand.descriptor, LockKeychainCommand.descriptor,
-    SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, ErrorCommand.descriptor,
+    SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, StatusCommand.descriptor,
+    ErrorCommand.descriptor,
 ]
 
 /// The version `clavis --version` prints.
@@ -101,22 +100,26 @@ func runClavis(_ arguments: [String]) -> Int32 {
     // A locked keychain is unlocked first when someone can be asked (terminal or CLAVIS_ASKPASS), as `security`
     // does; elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36).
     if descriptor.usesItems {
+        let client: KeychainClient
         do throws(KeychainError) {
-            _ = try ClavisEmbeddedKeychain()
+            client = try KeychainClient()
         } catch {
             return Console.fail("SecKeychainOpen", error)
         }
         do throws(KeychainError) {
-            try ClavisUnlockIfLocked()
+            try client.unlockAsking(otherwise: KeychainError(.interactionNotAllowed, "the keychain stays as it is"))
+        } catch  where error.code == .interactionNotAllowed {
+            // Nothing to unlock, or nobody to ask: the items' own answers say what is closed.
         } catch {
             return Console.fail("SecKeychainUnlock", error)
         }
     }
     let context = CommandContext(
-        json: json, formatter: ItemFormatter(keychainPath: KeychainHome.fromEnvironment().databasePath, json: json))
+        json: json,
+        formatter: ItemFormatter(keychainPath: ClavisConfiguration.current.home.databasePath, json: json))
     return command.run(context)
 }
 
 // Secrets pass through this process: keep them out of core dumps and debuggers attached by the same user.
-_ = clavis_disable_core_dumps()
+ProcessHardening.disableCoreDumps()
 exit(runClavis(Array(CommandLine.arguments.dropFirst())))

@@ -1,7 +1,8 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 import Foundation
-@_spi(Clavis) import Security
+import Security
 import Testing
 
 /// The access-control tests' world: a keychain with a passcode, the scripted biometric sensor and an askpass
@@ -20,9 +21,9 @@ enum ACL {
         let home = TestKeychain.home + "/acl-home"
         writeAskpass()
         answer(passcode)
-        ClavisWithKeychainHome(home) {
-            try! ClavisEmbeddedKeychain().setPasscode(
-                SecureBytes(Data(passcode.utf8)), current: nil, kdf: PasscodeKDF.cheapForTesting())
+        withKeychainHome(home) {
+            try! KeychainClient().setPasscode(
+                SecureBytes(Data(passcode.utf8)), current: nil, strength: .cheapForTesting)
         }
         return home
     }()
@@ -30,7 +31,7 @@ enum ACL {
     /// Runs `body` on the access-control keychain.
     @discardableResult
     static func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try ClavisWithKeychainHome(home, body)
+        try withKeychainHome(home, body)
     }
 
     /// Runs `body` on the access-control keychain.
@@ -38,7 +39,7 @@ enum ACL {
     static func run<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await ClavisWithKeychainHome(home, body)
+        try await withKeychainHome(home, body)
     }
 
     // MARK: The scripted sensor

@@ -1,12 +1,13 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 import Foundation
 import LocalAuthentication
-@_spi(Clavis) import Security
+import Security
 import Testing
 
 /// Every test that drives the scripted sensor or the askpass program, one at a time (they share both files).
-@Suite(.serialized) struct AccessControlSuites {
+@Suite(.serialized, .preparedKeychain) struct AccessControlSuites {
     /// LAContext against the scripted sensor and the askpass program, as apps use it on Apple platforms.
     @Suite struct LAContextTests {
         @Test func canEvaluatePolicyReportsTheSensorAndItsEnrolmentState() {
@@ -320,14 +321,14 @@ import Testing
             ACL.run { #expect(ACL.add(service: service, ACL.access(.devicePasscode)) == errSecSuccess) }
             // Another keychain whose passcode the caller knows.
             let otherHome = try makeTemporaryFolder("clavis-other") + "/home"
-            try ClavisWithKeychainHome(otherHome) {
-                try ClavisEmbeddedKeychain().setPasscode(
-                    SecureBytes(Data("0000".utf8)), current: nil, kdf: PasscodeKDF.cheapForTesting())
+            try withKeychainHome(otherHome) {
+                try KeychainClient().setPasscode(
+                    SecureBytes(Data("0000".utf8)), current: nil, strength: .cheapForTesting)
             }
             ACL.script(outcomes: ["fallback"])
             ACL.answer("0000")
             defer { ACL.answer(ACL.passcode) }
-            let context = try await ClavisWithKeychainHome(otherHome) { () async throws -> LAContext in
+            let context = try await withKeychainHome(otherHome) { () async throws -> LAContext in
                 let context = LAContext()
                 #expect(try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "r"))
                 return context
@@ -347,11 +348,11 @@ import Testing
             _ = ACL.home  // the test process's environment: entitlements, askpass program, sensor
             let home = try makeTemporaryFolder("clavis-locked") + "/home"
             defer { ACL.answer(ACL.passcode) }
-            try ClavisWithKeychainHome(home) {
-                try ClavisEmbeddedKeychain().setPasscode(
-                    SecureBytes(Data("2468".utf8)), current: nil, kdf: PasscodeKDF.cheapForTesting())
+            try withKeychainHome(home) {
+                try KeychainClient().setPasscode(
+                    SecureBytes(Data("2468".utf8)), current: nil, strength: .cheapForTesting)
                 #expect(addGenericPassword(service: "locked", account: "a", data: Data("s".utf8)) == errSecSuccess)
-                try ClavisEmbeddedKeychain().lock()
+                try KeychainClient().lock()
                 let query: [String: Any] = [
                     kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "locked",
                     kSecReturnData as String: true,
@@ -586,9 +587,9 @@ import Testing
             // Its own keychain: the lockout lasts a minute.
             let home = try makeTemporaryFolder("clavis-lockout") + "/home"
             let service = TestKeychain.uniqueService()
-            try ClavisWithKeychainHome(home) {
-                try ClavisEmbeddedKeychain().setPasscode(
-                    SecureBytes(Data(ACL.passcode.utf8)), current: nil, kdf: .cheapForTesting())
+            try withKeychainHome(home) {
+                try KeychainClient().setPasscode(
+                    SecureBytes(Data(ACL.passcode.utf8)), current: nil, strength: .cheapForTesting)
                 #expect(ACL.add(service: service, ACL.access(.devicePasscode)) == errSecSuccess)
                 ACL.answer("0000")
                 for _ in 1...5 { #expect(ACL.read(service: service).0 == errSecAuthFailed) }
@@ -596,7 +597,7 @@ import Testing
                 // Locked out: the call fails without asking for a passcode that could not be checked.
                 #expect(ACL.read(service: service).0 == errSecAuthFailed)
                 #expect(ACL.askpassCalls.isEmpty)
-                #expect(try ClavisEmbeddedKeychain().passcodeLockout != nil)
+                #expect(try KeychainClient().status().passcodeLockout != nil)
             }
         }
     }

@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// Access groups: the caller's entitlements decide where items go and which it sees.
-@Suite struct AccessGroupTests {
+@Suite(.preparedKeychain) struct AccessGroupTests {
     @Test func addWithoutAGroupUsesTheFirstEntitledGroup() {
         let service = TestKeychain.uniqueService()
         addGenericPassword(service: service, account: "a")

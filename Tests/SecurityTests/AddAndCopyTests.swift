@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// Adding and reading generic passwords.
-@Suite struct AddAndCopyTests {
+@Suite(.preparedKeychain) struct AddAndCopyTests {
     @Test func addedSecretReadsBack() {
         let service = TestKeychain.uniqueService()
         #expect(addGenericPassword(service: service, account: "alice", data: Data("hunter2".utf8)) == errSecSuccess)

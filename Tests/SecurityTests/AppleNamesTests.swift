@@ -3,7 +3,7 @@ import Testing
 
 /// The Core Foundation and Security names keychain code calls around `SecItem*`, used as on Apple platforms: this
 /// file imports only `Security`, so each name must come from it.
-@Suite struct AppleNamesTests {
+@Suite(.preparedKeychain) struct AppleNamesTests {
     @Test func noErrIsAZeroStatus() {
         let status: OSStatus = noErr
         #expect(status == 0)

@@ -1,6 +1,6 @@
 import Foundation
 import LocalAuthentication
-@_spi(Clavis) import Security
+import Security
 import Testing
 
 extension AccessControlSuites {

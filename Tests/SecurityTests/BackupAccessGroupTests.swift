@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `clavis export` and `import` run by two apps with different entitlements on one keychain.
-@Suite struct BackupAccessGroupTests {
+@Suite(.preparedKeychain) struct BackupAccessGroupTests {
     /// A keychain where app A (group `group.a`) and app B (group `group.b`) each stored one secret.
     private struct TwoApps {
         let folder: String

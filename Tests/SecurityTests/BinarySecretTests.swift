@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Secrets that are not text, and secrets of several lines, through the `clavis` command line.
-@Suite struct BinarySecretTests {
+@Suite(.preparedKeychain) struct BinarySecretTests {
     @Test func aPasswordThatIsNotUTF8IsPrintedAsHexAndStoredBackFromHex() throws {
         let home = try makeTemporaryFolder("clavis-binary") + "/home"
         let added = try ClavisBinary.run(
@@ -51,7 +51,7 @@ import Testing
 }
 
 /// A new secret typed at a terminal is asked twice, as `security` asks.
-@Suite struct RetypedSecretTests {
+@Suite(.preparedKeychain) struct RetypedSecretTests {
     @Test func aNewSecretTypedAtATerminalMustBeRetypedTheSame() throws {
         let home = try makeTemporaryFolder("clavis-retype") + "/home"
         let environment = ClavisBinary.environment(home: home)

@@ -5,7 +5,7 @@ import Testing
 /// Account, service, label, description, comment, generic, server, security domain and path are blobs in Apple's
 /// schema: a `Data` value is stored and comes back as `Data`, a `String` as a `String`, and the type is part of the
 /// value, so the string "k" and the bytes of "k" are two different accounts.
-@Suite struct BlobAttributeTests {
+@Suite(.preparedKeychain) struct BlobAttributeTests {
     private let binaryAccount = Data([0x00, 0xFF, 0x6B, 0x0A])
 
     private func attributes(_ query: [String: Any]) -> [[String: Any]] {

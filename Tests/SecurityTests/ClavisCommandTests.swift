@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// The built `clavis` binary, run as a user would run it.
-@Suite struct ClavisCommandTests {
+@Suite(.preparedKeychain) struct ClavisCommandTests {
     /// `clavis`, built next to this test bundle by `swift build`.
     static let executable: String = {
         let bundle =

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The conventions a user of macOS `security` and of command lines in general expects from `clavis`.
-@Suite struct CommandLineConventionTests {
+@Suite(.preparedKeychain) struct CommandLineConventionTests {
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-conventions") + "/home" }
 
     static let verbs = [

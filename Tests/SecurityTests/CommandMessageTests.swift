@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// What `clavis` says when something fails: what failed, where, and what to do, never a bare status text.
-@Suite struct CommandMessageTests {
+@Suite(.preparedKeychain) struct CommandMessageTests {
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-messages") + "/home" }
 
     @Test func aPasscodeBoundAddWithoutAPasscodeSaysHowToSetOne() throws {

@@ -1,3 +1,4 @@
+import ClavisClient
 import Foundation
 import Security
 import Testing
@@ -6,9 +7,7 @@ import Testing
 /// data-protection keychain (a query with `kSecUseDataProtectionKeychain: true`, or every call under
 /// `CLAVIS_COMPAT=ios`) refuses return keys in an update and a match limit in a delete, as Apple's `SecItemServer.c`.
 ///
-/// Serialized because one test changes `CLAVIS_COMPAT`, which is process-wide; no other suite sends those keys to
-/// update or delete.
-@Suite(.serialized) struct CompatibilityTests {
+@Suite(.preparedKeychain) struct CompatibilityTests {
     private func twoItems(_ function: String = #function) -> [String: Any] {
         let service = TestKeychain.uniqueService(function)
         addGenericPassword(service: service, account: "a")
@@ -80,8 +79,14 @@ import Testing
 
     @Test func processDefaultFromTheEnvironmentAppliesWithoutTheKey() {
         let query = twoItems()
-        setenv("CLAVIS_COMPAT", "ios", 1)
-        defer { setenv("CLAVIS_COMPAT", "macos", 1) }
+        var strictByDefault = ClavisConfiguration.current
+        strictByDefault.dataProtectionRulesByDefault = true  // what CLAVIS_COMPAT=ios sets
+        ClavisConfiguration.withConfiguration(strictByDefault) {
+            processDefaultRefusesTheKeys(query)
+        }
+    }
+
+    private func processDefaultRefusesTheKeys(_ query: [String: Any]) {
         let withLimit = query.merging([kSecMatchLimit as String: kSecMatchLimitOne]) { _, new in new }
         let withReturn = query.merging([kSecReturnAttributes as String: true]) { _, new in new }
         #expect(SecItemUpdate(withReturn as CFDictionary, changes) == errSecParam)

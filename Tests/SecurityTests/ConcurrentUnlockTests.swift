@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Many `clavis` processes unlocking one keychain at the same moment, through a real askpass program.
-@Suite struct ConcurrentUnlockTests {
+@Suite(.preparedKeychain) struct ConcurrentUnlockTests {
     @Test(arguments: [8, 16])
     func concurrentUnlocksWithTheRightPasscodeAllSucceed(count: Int) throws {
         let (home, gate) = try Self.keychainWithPasscode(answer: "7391")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The documents a clone of the repository needs are in it: no link leaves the repository.
-@Suite struct DocumentationLinkTests {
+@Suite(.preparedKeychain) struct DocumentationLinkTests {
     @Test func everyDocumentTheReadmeNamesIsInTheRepository() throws {
         let documents = ["README.md", "docs/design-notes.md", "docs/DESIGN.md"]
         for document in documents {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A keychain on a full file system (a 2 MiB tmpfs, filled up): reads keep working, writes say the disk is full.
-@Suite(.serialized) final class FullDiskTests {
+@Suite(.serialized, .preparedKeychain) final class FullDiskTests {
     let mountPoint: String
     let home: String
 

@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// Any dictionary gets a status back and never stops the process.
-@Suite struct FuzzTests {
+@Suite(.preparedKeychain) struct FuzzTests {
     /// `clavis-fuzz`, built next to this test bundle by `swift build`.
     static let executable = URL(fileURLWithPath: ClavisCommandTests.executable).deletingLastPathComponent()
         .appendingPathComponent("clavis-fuzz").path

@@ -2,7 +2,7 @@ import LocalAuthentication
 import Testing
 
 /// Files that import only LocalAuthentication see Security's and Foundation's names, and Apple's LA names.
-@Suite struct LocalAuthenticationTests {
+@Suite(.preparedKeychain) struct LocalAuthenticationTests {
     @Test func importingLocalAuthenticationBringsSecurityAndFoundation() {
         let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data()]
         #expect((query as CFDictionary).count == 2)

@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// `kSecValuePersistentRef`: finding, updating and deleting an item by its persistent reference.
-@Suite struct PersistentReferenceTests {
+@Suite(.preparedKeychain) struct PersistentReferenceTests {
     private func addReturningReference(service: String, account: String) -> Data? {
         let add: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,

@@ -3,7 +3,7 @@ import Testing
 
 /// `clavis` keeps what it holds away from other processes of the same user: it is not dumpable, so neither a core
 /// file nor `/proc/PID/environ`, `/proc/PID/mem` or a debugger can reach its memory.
-@Suite(.serialized) final class ProcessHardeningTests {
+@Suite(.serialized, .preparedKeychain) final class ProcessHardeningTests {
     let user: SecondUser
     let home: String
 

@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// What `SecItemCopyMatching` returns for each combination of `kSecReturn*` keys, with one match or all.
-@Suite struct ReturnTypeTests {
+@Suite(.preparedKeychain) struct ReturnTypeTests {
     /// A service holding one item, `alice` with the secret "s3cret".
     private func serviceWithOneItem(_ function: String = #function) -> String {
         let service = TestKeychain.uniqueService(function)
@@ -129,7 +129,7 @@ import Testing
 }
 
 /// Every non-empty combination of the four `kSecReturn*` keys, with limit one and limit all.
-@Suite struct ReturnCombinationTests {
+@Suite(.preparedKeychain) struct ReturnCombinationTests {
     nonisolated(unsafe) static let keys: [CFString] = [
         kSecReturnData, kSecReturnAttributes, kSecReturnPersistentRef, kSecReturnRef,
     ]

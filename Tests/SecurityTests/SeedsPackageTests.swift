@@ -6,7 +6,7 @@ import Testing
 ///
 /// Slow on first run (it builds Clavis again as a dependency); the package and its build folder are kept under
 /// `.build/seeds-package` so later runs are incremental.
-@Suite(.serialized) struct SeedsPackageTests {
+@Suite(.serialized, .preparedKeychain) struct SeedsPackageTests {
     @Test(.timeLimit(.minutes(30)))
     func seedsFunctionsCompileInAnOutsidePackageAndBehaveAsTheSeedsSay() throws {
         let executable = try Self.buildSeedsPackage()
@@ -76,6 +76,7 @@ import Testing
                         dependencies: [
                             .product(name: "Security", package: "\(identity)"),
                             .product(name: "LocalAuthentication", package: "\(identity)"),
+                            .product(name: "ClavisClient", package: "\(identity)"),
                         ]
                     )
                 ]

@@ -1,10 +1,10 @@
 import Foundation
-@_spi(Clavis) import Security
+import Security
 import Testing
 
 /// Apps delete every class on sign-out; keys, certificates and identities are not stored yet, so a search or delete
 /// in those classes finds none, as Apple's keychain answers when it holds none of them.
-@Suite struct SignOutLoopTests {
+@Suite(.preparedKeychain) struct SignOutLoopTests {
     private let classes = [
         kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey, kSecClassIdentity,
     ]
@@ -16,7 +16,7 @@ import Testing
     @Test func deletingEveryClassOfAnEmptyKeychainFindsNothingInEach() throws {
         TestKeychain.prepare()
         let home = try makeTemporaryFolder("clavis-sign-out") + "/home"
-        ClavisWithKeychainHome(home) {
+        withKeychainHome(home) {
             #expect(deleteEveryClass() == Array(repeating: errSecItemNotFound, count: 5))
         }
     }
@@ -24,7 +24,7 @@ import Testing
     @Test func theLoopDeletesAPasswordAndFindsNothingElse() throws {
         TestKeychain.prepare()
         let home = try makeTemporaryFolder("clavis-sign-out") + "/home"
-        ClavisWithKeychainHome(home) {
+        withKeychainHome(home) {
             #expect(addGenericPassword(service: "session", account: "token") == errSecSuccess)
             #expect(
                 deleteEveryClass() == [

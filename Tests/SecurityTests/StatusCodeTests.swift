@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// Every status the keychain returns has Apple's value and Apple's message.
-@Suite struct StatusCodeTests {
+@Suite(.preparedKeychain) struct StatusCodeTests {
     @Test(
         arguments: [
             (errSecSuccess, 0, "No error."),

@@ -3,7 +3,7 @@ import Testing
 
 /// Symbolic links and foreign files planted in a keychain folder, and `export -o` onto existing files: `clavis` never
 /// follows a link out of its folder, never changes another user's file, and never overwrites a file unasked.
-@Suite(.serialized) final class SymbolicLinkTests {
+@Suite(.serialized, .preparedKeychain) final class SymbolicLinkTests {
     let victim: SecondUser
     let folder: String
     let home: String

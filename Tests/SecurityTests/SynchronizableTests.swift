@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// `kSecAttrSynchronizable`: queries without it see only items that do not sync.
-@Suite struct SynchronizableTests {
+@Suite(.preparedKeychain) struct SynchronizableTests {
     @Test func queryWithoutSynchronizableSeesOnlyLocalItems() {
         let service = TestKeychain.uniqueService()
         #expect(

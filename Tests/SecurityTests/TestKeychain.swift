@@ -73,3 +73,21 @@ func addGenericPassword(
     query.merge(extra) { _, new in new }
     return SecItemAdd(query as CFDictionary, nil)
 }
+
+/// Sets the test process's environment (`TestKeychain.prepare()`) before each test of a suite runs: a client reads
+/// its configuration once, on first use, so nothing may reach the keychain (or make an `LAContext`) before.
+struct PreparedKeychain: SuiteTrait, TestTrait, TestScoping {
+    var isRecursive: Bool { true }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        TestKeychain.prepare()
+        try await function()
+    }
+}
+
+extension Trait where Self == PreparedKeychain {
+    /// The test process's keychain environment, set before the suite's tests run.
+    static var preparedKeychain: PreparedKeychain { PreparedKeychain() }
+}

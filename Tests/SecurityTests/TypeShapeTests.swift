@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// Code written for Apple's framework compiles unchanged: these are the shapes real keychain code uses.
-@Suite struct TypeShapeTests {
+@Suite(.preparedKeychain) struct TypeShapeTests {
     @Test func constantsPassWhereAnyObjectIsExpected() {
         let asObject: AnyObject = kSecClassGenericPassword
         let asTypeRef: CFTypeRef = kSecAttrAccessibleWhenUnlocked

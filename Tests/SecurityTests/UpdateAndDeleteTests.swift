@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// `SecItemUpdate` and `SecItemDelete` act on every match.
-@Suite struct UpdateAndDeleteTests {
+@Suite(.preparedKeychain) struct UpdateAndDeleteTests {
     private func secret(service: String, account: String) -> Data? {
         copyMatching([
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,

@@ -3,7 +3,7 @@ import Security
 import Testing
 
 /// Malformed dictionaries get Apple's statuses.
-@Suite struct ValidationTests {
+@Suite(.preparedKeychain) struct ValidationTests {
     @Test func missingClassIsParam() {
         TestKeychain.prepare()
         let query: [String: Any] = [kSecAttrAccount as String: "a", kSecValueData as String: Data()]

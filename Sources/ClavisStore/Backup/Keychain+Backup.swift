@@ -3,16 +3,6 @@ public import ClavisCrypto
 public import FoundationEssentials
 
 extension Keychain {
-    /// What a backup holds and what was left behind.
-    public struct BackupSummary: Sendable, Hashable {
-        /// Items written to the backup.
-        public var exported: Int
-        /// Items left out because they are `ThisDeviceOnly`: they never leave this device.
-        public var thisDeviceOnly: Int
-        /// Items left out because their access control needs an authentication to read their secret.
-        public var accessControlled: Int
-    }
-
     /// Writes every item that may travel (protection classes without `ThisDeviceOnly`) into a backup sealed under
     /// `passphrase`, for restoring on another device or after a reinstall.
     ///
@@ -55,14 +45,6 @@ extension Keychain {
         } catch {
             throw KeychainError(converting: error)
         }
-    }
-
-    /// What a restore did.
-    public struct RestoreSummary: Sendable, Hashable {
-        /// Items added.
-        public var restored: Int
-        /// Items skipped because an item with the same primary key exists.
-        public var alreadyPresent: Int
     }
 
     /// Adds the items of a backup made by `exportBackup`, keeping their attributes and access groups; items whose

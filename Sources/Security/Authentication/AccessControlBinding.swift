@@ -1,4 +1,5 @@
 import ClavisAuthentication
+import ClavisClient
 import ClavisCore
 
 /// Prepares an access control for storing: checked for the item's class, and a `biometryCurrentSet` policy bound to
@@ -15,7 +16,10 @@ enum AccessControlBinding {
         }
         var bound = policy
         do {
-            bound.boundBiometryEnrolment = try Authenticators.sensorFromEnvironment().enrolmentState()
+            bound.boundBiometryEnrolment = try Authenticators.sensor(
+                biometryScript: ClavisConfiguration.current.biometryScript
+            )
+            .enrolmentState()
         } catch {
             throw KeychainError(.notAvailable, "biometryCurrentSet needs enrolled biometry (\(error))")
         }

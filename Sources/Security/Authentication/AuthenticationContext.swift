@@ -1,6 +1,4 @@
 public import ClavisAuthentication
-import ClavisCore
-import ClavisStore
 
 /// What `kSecUseAuthenticationContext` must hold: an object carrying an authentication session.
 ///
@@ -13,16 +11,3 @@ public protocol _ClavisAuthenticationContext: AnyObject {
     /// The reason prompts show when the query has no `kSecUseOperationPrompt` (empty for none).
     var localizedReason: String { get }
 }
-
-/// A session with the authenticators this process's environment names, checking passcodes against the keychain
-/// this task uses (so a context created inside `ClavisWithKeychainHome` keeps that keychain).
-// swift-format-ignore: AlwaysUseLowerCamelCase
-@_spi(Clavis) public func ClavisAuthenticationSession() -> AuthenticationSession {
-    let home = EmbeddedTransport.home
-    return AuthenticationSession(
-        authenticators: .fromEnvironment { () throws(KeychainError) -> any PasscodeVerifier in
-            try EmbeddedTransport.keychain(home: home)
-        })
-}
-
-extension Keychain: PasscodeVerifier {}

@@ -1,6 +1,8 @@
+import ClavisClient
 import ClavisCore
 
-/// The four keychain calls over typed requests: entitlements applied, then the transport's store asked.
+/// The four keychain calls: each dictionary read into a typed request for the keychain client, whose service applies
+/// the caller's entitlements.
 enum ItemOperations {
     /// Runs `body` and turns its outcome into an `OSStatus`.
     static func status(_ body: () throws(KeychainError) -> Void) -> OSStatus {
@@ -15,22 +17,14 @@ enum ItemOperations {
     /// `SecItemAdd`: stores a new item in the caller's default group or the group it names.
     static func add(_ attributes: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) throws(KeychainError) {
         let request = try ItemRequest(attributes, for: .add)
-        let entitlements = try Entitlements.current()
-        let group = request.accessGroup ?? entitlements.defaultGroup
-        try entitlements.require(group)
-        let protection = request.protection ?? .default
         var itemAttributes = request.attributes
-        itemAttributes[.accessGroup] = .string(group)
+        if let group = request.accessGroup { itemAttributes[.accessGroup] = .string(group) }
         itemAttributes[.synchronizable] = .bool(request.synchronizable == .yes)
-        itemAttributes[.accessible] = .string(protection.rawValue)
+        itemAttributes[.accessible] = .string((request.protection ?? .default).rawValue)
         let secret = SecureBytes(request.secret ?? Data())
-        let store = try Transport.current.store()
-        var added = try AuthenticatedCall.run(request.authentication, operation: .add, store: store) {
-            (proof, _) throws(KeychainError) in
-            try store.add(
-                NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret, authentication: proof)
-            )
-        }
+        var added = try KeychainClient().add(
+            NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret),
+            authentication: request.authentication.call)
         guard let result, !request.returns.isEmpty else { return }
         if request.returns.contains(.data) { added.secret = secret }
         result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
@@ -42,15 +36,9 @@ enum ItemOperations {
     {
         let request = try ItemRequest(query, for: .copyMatching)
         let limit = request.limit ?? .one
-        var itemQuery = try itemQuery(for: request, limit: limit)
+        var itemQuery = itemQuery(for: request, limit: limit)
         itemQuery.returnsSecret = result != nil && request.returns.contains(.data)
-        let store = try Transport.current.store()
-        let items = try AuthenticatedCall.run(request.authentication, operation: .copyMatching, store: store) {
-            (proof, unauthenticated) throws(KeychainError) in
-            itemQuery.authentication = proof
-            itemQuery.unauthenticatedItems = unauthenticated
-            return try store.find(itemQuery)
-        }
+        let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }
@@ -62,17 +50,9 @@ enum ItemOperations {
     static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws(KeychainError) {
         let request = try ItemRequest(query, for: .update)
         let changes = try AttributeChanges(attributesToUpdate, itemClass: request.itemClass)
-        let itemQuery = try itemQuery(for: request, limit: .all)
-        if let group = changes.accessGroup { try Entitlements.current().require(group) }
-        var authentication = request.authentication
-        if authentication.context == nil { authentication.context = changes.authenticationContext }
-        let store = try Transport.current.store()
-        let count = try AuthenticatedCall.run(authentication, operation: .update, store: store) {
-            (proof, _) throws(KeychainError) in
-            var query = itemQuery
-            query.authentication = proof
-            return try store.update(query, with: changes.itemChanges)
-        }
+        let count = try KeychainClient().update(
+            itemQuery(for: request, limit: .all), with: changes.itemChanges,
+            authentication: request.authentication.call(context: changes.authenticationContext))
         guard count > 0 else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }
@@ -81,25 +61,18 @@ enum ItemOperations {
     /// `SecItemDelete`: deletes every matching item; `errSecItemNotFound` when none match.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
         let request = try ItemRequest(query, for: .delete)
-        let itemQuery = try itemQuery(for: request, limit: .all)
-        let store = try Transport.current.store()
-        let count = try AuthenticatedCall.run(request.authentication, operation: .delete, store: store) {
-            (proof, _) throws(KeychainError) in
-            var query = itemQuery
-            query.authentication = proof
-            return try store.delete(query)
-        }
+        let count = try KeychainClient().delete(
+            itemQuery(for: request, limit: .all), authentication: request.authentication.call)
         guard count > 0 else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }
     }
 
-    /// The store query for a request, searching the caller's groups (or the one it names, which it must hold).
-    private static func itemQuery(for request: ItemRequest, limit: MatchLimit) throws(KeychainError) -> ItemQuery {
-        let groups = try Entitlements.current().searchGroups(named: request.accessGroup)
-        return ItemQuery(
+    /// The query for a request: the group it names, else every group the caller holds (the service checks both).
+    private static func itemQuery(for request: ItemRequest, limit: MatchLimit) -> ItemQuery {
+        ItemQuery(
             itemClass: request.itemClass, attributes: request.attributes, synchronizable: request.synchronizable,
-            accessGroups: groups, persistentReference: request.persistentReference, limit: limit,
-            returnsSecret: false)
+            accessGroups: request.accessGroup.map { [$0] }, persistentReference: request.persistentReference,
+            limit: limit, returnsSecret: false)
     }
 }

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 
 /// The keys of a query that say how to authenticate for access-controlled items.
@@ -50,5 +51,23 @@ struct AuthenticationOptions {
                 throw KeychainError(.param, "kSecUseAuthenticationUI must be Allow, Fail or Skip")
             }
         }
+    }
+
+    /// The options as the keychain client takes them.
+    var call: CallAuthentication { call(context: nil) }
+
+    /// The options as the keychain client takes them, with `fallback` as the context when the query gave none
+    /// (an update may carry its context among the attributes to change).
+    func call(context fallback: (any _ClavisAuthenticationContext)?) -> CallAuthentication {
+        let context = self.context ?? fallback
+        let interface: CallAuthentication.Interface =
+            switch self.interface {
+            case .allow: .allow
+            case .fail: .fail
+            case .skip: .skip
+            }
+        let contextReason = context.flatMap { $0.localizedReason.isEmpty ? nil : $0.localizedReason }
+        return CallAuthentication(
+            session: context?.clavisSession, interface: interface, reason: prompt ?? contextReason)
     }
 }

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 
 /// Which of Apple's keychains a call follows where their rules differ: the macOS file keychain (lenient) or the
@@ -20,9 +21,9 @@ enum Compatibility: Sendable, Equatable {
     /// The data-protection keychain: refuses them with `errSecParam`.
     case iOS
 
-    /// The process default: `CLAVIS_COMPAT=ios` selects iOS; anything else, or nothing, macOS.
+    /// The default of this task's configuration: `CLAVIS_COMPAT=ios` selects iOS; anything else, or nothing, macOS.
     static var processDefault: Compatibility {
-        Environment.value("CLAVIS_COMPAT")?.lowercased() == "ios" ? .iOS : .macOS
+        ClavisConfiguration.current.dataProtectionRulesByDefault ? .iOS : .macOS
     }
 
     /// The rules of one call: the data-protection keychain's when `query` says `kSecUseDataProtectionKeychain:
@@ -59,14 +60,4 @@ enum Operation: String, Sendable, CustomStringConvertible {
     case delete = "SecItemDelete"
 
     var description: String { rawValue }
-}
-
-/// Reads the process environment.
-enum Environment {
-    /// The value of `name`, or `nil` when unset or empty.
-    static func value(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        let value = String(cString: raw)
-        return value.isEmpty ? nil : value
-    }
 }

@@ -1,7 +1,7 @@
+import ClavisClient
 import ClavisCore
-import ClavisStore
 import Foundation
-@_spi(Clavis) import Security
+import Security
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +32,7 @@ struct ExportCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        let file = BackupFile(path: path, keychain: KeychainHome.fromEnvironment())
+        let file = BackupFile(path: path, keychain: ClavisConfiguration.current.home)
         do throws(KeychainError) {
             try file.checkWritable(replacing: replacesExisting)
         } catch {
@@ -42,7 +42,7 @@ struct ExportCommand: RunnableCommand {
             return SecretSource.reportMissing("backup passphrase", flag: "-P")
         }
         do throws(KeychainError) {
-            let (archive, summary) = try ClavisExportBackup(passphrase: secret)
+            let (archive, summary) = try KeychainClient().exportBackup(passphrase: secret)
             try file.save(archive, replacing: replacesExisting)
             if context.json {
                 Console.out(
@@ -90,7 +90,7 @@ struct ImportCommand: RunnableCommand {
             return SecretSource.reportMissing("backup passphrase", flag: "-P")
         }
         do throws(KeychainError) {
-            let summary = try ClavisImportBackup(archive, passphrase: secret)
+            let summary = try KeychainClient().importBackup(archive, passphrase: secret)
             if context.json {
                 Console.out(
                     ItemFormatter.jsonText(["restored": summary.restored, "alreadyPresent": summary.alreadyPresent]))

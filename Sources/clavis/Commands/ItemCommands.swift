@@ -1,5 +1,6 @@
+import ClavisClient
 import ClavisCore
-@_spi(Clavis) import Security
+import Security
 
 /// `add-generic-password` and `add-internet-password`.
 struct AddPasswordCommand: RunnableCommand {
@@ -80,7 +81,9 @@ struct AddPasswordCommand: RunnableCommand {
         query[kSecValueData as String] = data
         let status = SecItemAdd(query as CFDictionary, nil)
         if status == errSecDuplicateItem && updateExisting {
-            let group = attributes[kSecAttrAccessGroup as String] as? String ?? ClavisDefaultAccessGroup()
+            let group =
+                attributes[kSecAttrAccessGroup as String] as? String
+                ?? (try? KeychainClient().status().accessGroups.first) ?? ""
             var match = kind.primaryKey(of: attributes, accessGroup: group)
             match[kSecClass as String] = kind.itemClass
             var changes = attributes
@@ -98,8 +101,8 @@ struct AddPasswordCommand: RunnableCommand {
     /// Why a passcode-bound add is not available: the keychain has no passcode, or (with one) no biometry is
     /// enrolled for `biometryCurrentSet`.
     private func notAvailableReason() -> String? {
-        guard let keychain = try? ClavisEmbeddedKeychain() else { return nil }
-        if !keychain.hasPasscode {
+        guard let status = try? KeychainClient().status() else { return nil }
+        if !status.hasPasscode {
             return "the keychain has no passcode, which this item's protection needs; set one with "
                 + "`clavis set-keychain-password`"
         }

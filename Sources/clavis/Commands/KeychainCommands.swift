@@ -1,6 +1,6 @@
+import ClavisClient
 import ClavisCore
-import ClavisStore
-@_spi(Clavis) import Security
+import Security
 
 /// `dump-keychain`: every password item this process's entitlements see; with `-d`, their secrets too.
 struct DumpKeychainCommand: RunnableCommand {
@@ -94,8 +94,8 @@ struct UnlockKeychainCommand: RunnableCommand {
 
     func run(_ context: CommandContext) -> Int32 {
         do throws(KeychainError) {
-            let keychain = try ClavisEmbeddedKeychain()
-            guard keychain.hasPasscode else { return ExitStatus.success }
+            let keychain = try KeychainClient()
+            guard try keychain.status().hasPasscode else { return ExitStatus.success }
             guard let secret = passcode.read(prompt: "password to unlock keychain: ") else {
                 return context.fail("SecKeychainUnlock", errSecAuthFailed)
             }
@@ -115,7 +115,7 @@ struct LockKeychainCommand: RunnableCommand {
 
     func run(_ context: CommandContext) -> Int32 {
         do throws(KeychainError) {
-            try ClavisEmbeddedKeychain().lock()
+            try KeychainClient().lock()
             return ExitStatus.success
         } catch {
             return context.fail("SecKeychainLock", error)
@@ -147,9 +147,9 @@ struct SetKeychainPasswordCommand: RunnableCommand {
 
     func run(_ context: CommandContext) -> Int32 {
         do throws(KeychainError) {
-            let keychain = try ClavisEmbeddedKeychain()
+            let keychain = try KeychainClient()
             var current: SecureBytes?
-            if keychain.hasPasscode {
+            if try keychain.status().hasPasscode {
                 guard let secret = old.read(prompt: "Old Password: ") else {
                     return SecretSource.reportMissing("current passcode", flag: "-o")
                 }

@@ -1,7 +1,7 @@
 // Drives the seeds' functions (the other files of this folder, copied unchanged) for SeedsPackageTests.
+import ClavisClient
 import ClavisCore
-import ClavisStore
-@_spi(Clavis) import Security
+import Security
 
 /// Reads a passcode from standard input (never from the arguments).
 func passcodeFromInput() -> SecureBytes {
@@ -24,10 +24,10 @@ case "read-token":
         print("unexpectedStatus(\(status))")
     }
 case "set-passcode":
-    try ClavisEmbeddedKeychain().setPasscode(passcodeFromInput(), current: nil)
+    try KeychainClient().setPasscode(passcodeFromInput(), current: nil)
 case "biometry":
     // A keychain with a passcode starts locked in a new process: unlock it as a device's login would.
-    try ClavisEmbeddedKeychain().unlock(passcode: passcodeFromInput())
+    try KeychainClient().unlock(passcode: passcodeFromInput())
     try saveWithBiometry(data: Data("one".utf8), key: argument)
     try saveWithBiometry(data: Data("two".utf8), key: argument)
     let query: [String: Any] = [

@@ -1,0 +1,113 @@
+public import ClavisCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Everything a client takes from its environment, read once where the program starts and passed down as a
+/// value: no library below reads the environment.
+///
+/// | setting | variable | default |
+/// |---|---|---|
+/// | keychain folder | `CLAVIS_HOME` | `$XDG_DATA_HOME/clavis` (absolute only), else `~/.local/share/clavis` |
+/// | entitlements file | `CLAVIS_ENTITLEMENTS` | none: the executable's name is the identity |
+/// | Apple's rules by default | `CLAVIS_COMPAT=ios` | the macOS file keychain's (lenient) |
+/// | passcode prompt | `CLAVIS_ASKPASS` | the controlling terminal |
+/// | biometric sensor | `CLAVIS_BIOMETRY_SCRIPT` (the scripted sensor) | fprintd when installed |
+public struct ClavisConfiguration: Sendable, Hashable {
+    /// The embedded keychain's folder.
+    public var home: KeychainHome
+    /// Which setting chose `home`, for `clavis status`.
+    public var homeSource: String
+    /// The entitlements file of the embedded keychain's caller, if any.
+    public var entitlementsPath: String?
+    /// True when calls follow the data-protection keychain's rules even without `kSecUseDataProtectionKeychain`.
+    public var dataProtectionRulesByDefault: Bool
+    /// The askpass program that asks for passcodes, if any.
+    public var askpassProgram: String?
+    /// The scripted biometric sensor's file, if any.
+    public var biometryScript: String?
+
+    /// Creates a configuration.
+    public init(
+        home: KeychainHome, homeSource: String = "given", entitlementsPath: String? = nil,
+        dataProtectionRulesByDefault: Bool = false, askpassProgram: String? = nil, biometryScript: String? = nil
+    ) {
+        self.home = home
+        self.homeSource = homeSource
+        self.entitlementsPath = entitlementsPath
+        self.dataProtectionRulesByDefault = dataProtectionRulesByDefault
+        self.askpassProgram = askpassProgram
+        self.biometryScript = biometryScript
+    }
+
+    /// The configuration an environment describes; empty values count as unset.
+    public init(environment: [String: String]) {
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let home = value("CLAVIS_HOME") {
+            self.home = KeychainHome(path: home)
+            homeSource = "CLAVIS_HOME"
+        } else if let data = value("XDG_DATA_HOME"), data.hasPrefix("/") {
+            self.home = KeychainHome(path: data + "/clavis")
+            homeSource = "XDG_DATA_HOME"
+        } else {
+            self.home = KeychainHome(path: (value("HOME") ?? "/") + "/.local/share/clavis")
+            homeSource = "HOME"
+        }
+        entitlementsPath = value("CLAVIS_ENTITLEMENTS")
+        dataProtectionRulesByDefault = value("CLAVIS_COMPAT")?.lowercased() == "ios"
+        askpassProgram = value("CLAVIS_ASKPASS")
+        biometryScript = value("CLAVIS_BIOMETRY_SCRIPT")
+    }
+
+    /// The variables this configuration reads.
+    public static let variableNames = [
+        "CLAVIS_HOME", "XDG_DATA_HOME", "HOME", "CLAVIS_ENTITLEMENTS", "CLAVIS_COMPAT", "CLAVIS_ASKPASS",
+        "CLAVIS_BIOMETRY_SCRIPT",
+    ]
+
+    /// The configuration of this process: read from its environment on first use, then kept. A task (and the
+    /// tasks it starts) may use another one: `withConfiguration(_:_:)`.
+    public static var current: ClavisConfiguration { override ?? process }
+
+    /// Runs `body` with `configuration` as `current` for this task and the tasks it starts: for programs that keep
+    /// several keychains, and for tests.
+    public static func withConfiguration<Result>(
+        _ configuration: ClavisConfiguration, _ body: () throws -> Result
+    ) rethrows -> Result {
+        try $override.withValue(configuration, operation: body)
+    }
+
+    /// The asynchronous form of `withConfiguration(_:_:)`.
+    public static func withConfiguration<Result>(
+        _ configuration: ClavisConfiguration, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await $override.withValue(configuration, operation: body)
+    }
+
+    /// This configuration with another keychain folder.
+    public func with(home path: String) -> ClavisConfiguration {
+        var changed = self
+        changed.home = KeychainHome(path: path)
+        changed.homeSource = "given"
+        return changed
+    }
+
+    @TaskLocal private static var override: ClavisConfiguration?
+
+    private static let process = ClavisConfiguration(environment: processEnvironment())
+
+    /// The variables this configuration reads, from the process environment: the one place a client reads it.
+    private static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in variableNames {
+            if let raw = getenv(name) { environment[name] = String(cString: raw) }
+        }
+        return environment
+    }
+}

@@ -1,0 +1,189 @@
+public import ClavisAuthentication
+public import ClavisCore
+public import FoundationEssentials
+
+/// The keychain from Swift, without Core Foundation dictionaries: typed items and queries, typed errors.
+///
+/// Every call goes through the keychain service the configuration names (`ServiceDirectory`): the embedded keychain
+/// today, the daemon when one is configured. Access-controlled items and a locked keychain are handled as Apple's
+/// `SecItem*` calls handle them: the call asks (biometry, the passcode, an application password) when the
+/// `CallAuthentication` allows, and retries once satisfied.
+///
+/// ```swift
+/// let keychain = try KeychainClient()
+/// let item = NewItem(itemClass: .genericPassword,
+///                    attributes: [.service: .string("api"), .account: .string("me")],
+///                    secret: SecureBytes(Data("token".utf8)))
+/// _ = try keychain.add(item)
+/// let found = try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("api")],
+///                                         limit: .one, returnsSecret: true))
+/// ```
+public struct KeychainClient: Sendable {
+    /// The settings this client was made with.
+    public let configuration: ClavisConfiguration
+    /// The service answering its calls.
+    public let service: any KeychainService
+
+    /// A client on the keychain `configuration` names (by default this task's: `ClavisConfiguration.current`).
+    ///
+    /// - Throws: `missingEntitlement` for an unreadable entitlements file; `invalidKeychain` or `io` when the
+    ///   keychain cannot be opened.
+    public init(configuration: ClavisConfiguration = .current) throws(KeychainError) {
+        self.configuration = configuration
+        service = try ServiceDirectory.service(for: configuration)
+    }
+
+    // MARK: Items
+
+    /// Stores a new item (in the caller's default access group unless it names one) and returns it as stored.
+    ///
+    /// - Throws: `duplicateItem`, `missingEntitlement`, `param`, `noSuchAttribute`, `dataTooLarge`,
+    ///   `interactionNotAllowed` (locked, and nobody may be asked), `notAvailable` (the item needs a passcode the
+    ///   keychain does not have).
+    public func add(_ item: NewItem, authentication: CallAuthentication = CallAuthentication()) throws(KeychainError)
+        -> Item
+    {
+        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
+            (proof, _) throws(KeychainError) in
+            var item = item
+            item.authentication = proof
+            return try service.add(item)
+        }
+    }
+
+    /// The items matching `query` in insertion order, at most `query.limit`; empty when none match.
+    public func find(_ query: ItemQuery, authentication: CallAuthentication = CallAuthentication())
+        throws(KeychainError) -> [Item]
+    {
+        try AuthenticatedCall.run(authentication, operation: .find, client: self) {
+            (proof, unauthenticated) throws(KeychainError) in
+            var query = query
+            query.authentication = proof
+            query.unauthenticatedItems = unauthenticated
+            return try service.find(query)
+        }
+    }
+
+    /// Applies `changes` to every item matching `query`, all or none; how many changed.
+    public func update(
+        _ query: ItemQuery, with changes: ItemChanges, authentication: CallAuthentication = CallAuthentication()
+    ) throws(KeychainError) -> Int {
+        try AuthenticatedCall.run(authentication, operation: .update, client: self) {
+            (proof, _) throws(KeychainError) in
+            var query = query
+            query.authentication = proof
+            return try service.update(query, with: changes)
+        }
+    }
+
+    /// Deletes every item matching `query`, all or none; how many were deleted.
+    public func delete(_ query: ItemQuery, authentication: CallAuthentication = CallAuthentication())
+        throws(KeychainError) -> Int
+    {
+        try AuthenticatedCall.run(authentication, operation: .delete, client: self) {
+            (proof, _) throws(KeychainError) in
+            var query = query
+            query.authentication = proof
+            return try service.delete(query)
+        }
+    }
+
+    // MARK: The keychain
+
+    /// The keychain's state and the caller's identity as the service sees them.
+    public func status() throws(KeychainError) -> KeychainStatus {
+        try service.status()
+    }
+
+    /// Locks the keychain.
+    public func lock() throws(KeychainError) {
+        try service.lock()
+    }
+
+    /// Unlocks with the passcode (`nil` when none is set); `authFailed` for a wrong one.
+    public func unlock(passcode: SecureBytes?) throws(KeychainError) {
+        try service.unlock(passcode: passcode)
+    }
+
+    /// Unlocks a locked keychain that has a passcode by asking for it (askpass or terminal, a few tries), as macOS
+    /// asks before using a locked keychain; throws `otherwise` when there is nothing to unlock or nobody to ask.
+    ///
+    /// - Throws: `authFailed` when every answer was wrong (or attempts are locked out), `userCanceled`.
+    public func unlockAsking(otherwise blocked: KeychainError) throws(KeychainError) {
+        let status = try service.status()
+        guard status.hasPasscode, status.lockState != .unlocked,
+            let reader = Authenticators.passcodeReader(askpassProgram: configuration.askpassProgram)
+        else { throw blocked }
+        var failure = KeychainError(.authFailed, "the keychain passcode was not entered")
+        for _ in 0..<max(reader.attempts, 1) {
+            guard let passcode = reader.readPasscode(prompt: Self.unlockPrompt) else {
+                throw KeychainError(.userCanceled, "unlocking the keychain was canceled")
+            }
+            do {
+                try service.unlock(passcode: passcode)
+                return
+            } catch  where error.code == .authFailed {
+                failure = error
+            }
+        }
+        throw failure
+    }
+
+    /// The prompt for the keychain passcode, as `security` words it.
+    public static let unlockPrompt = "password to unlock keychain: "
+
+    /// Sets, changes or (with `newPasscode` nil) removes the passcode after checking `current`.
+    public func setPasscode(
+        _ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength = .standard
+    ) throws(KeychainError) {
+        try service.setPasscode(newPasscode, current: current, strength: strength)
+    }
+
+    /// A backup of the caller's items that may leave the device, sealed under `passphrase`.
+    public func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength = .standard)
+        throws(KeychainError) -> (archive: Data, summary: BackupSummary)
+    {
+        try service.exportBackup(passphrase: passphrase, strength: strength)
+    }
+
+    /// Restores a backup into the caller's groups.
+    public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
+        try service.importBackup(archive, passphrase: passphrase)
+    }
+
+    // MARK: Authentication
+
+    /// A new authentication session (the state behind an `LAContext`) with the authenticators the configuration
+    /// names, checking passcodes with this client's keychain.
+    public func makeAuthenticationSession() -> AuthenticationSession {
+        Self.makeAuthenticationSession(configuration: configuration)
+    }
+
+    /// A new authentication session for the keychain `configuration` names, which is reached only when a passcode
+    /// is to be checked (so a context can be made before the keychain can be opened).
+    public static func makeAuthenticationSession(configuration: ClavisConfiguration = .current)
+        -> AuthenticationSession
+    {
+        AuthenticationSession(
+            authenticators: .standard(
+                askpassProgram: configuration.askpassProgram, biometryScript: configuration.biometryScript
+            ) { () throws(KeychainError) -> any PasscodeVerifier in
+                ServicePasscodeVerifier(service: try ServiceDirectory.service(for: configuration))
+            })
+    }
+}
+
+/// The keychain service as the passcode authenticator's verifier.
+struct ServicePasscodeVerifier: PasscodeVerifier {
+    let service: any KeychainService
+
+    var hasPasscode: Bool { (try? service.status().hasPasscode) ?? false }
+
+    func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data {
+        try service.verifyPasscode(passcode)
+    }
+
+    var passcodeLockout: Date? {
+        get throws(KeychainError) { try service.status().passcodeLockout }
+    }
+}

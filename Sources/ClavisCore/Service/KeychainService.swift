@@ -1,0 +1,60 @@
+public import FoundationEssentials
+
+/// Every operation a keychain client needs, behind one seam: the embedded keychain in this process, or the daemon
+/// over its socket. `Security`, `LocalAuthentication` and `clavis` reach the keychain only through it.
+///
+/// The caller's identity (application identifier and access groups) is resolved behind the seam, never taken
+/// from the caller: the embedded implementation reads the entitlements named by the configuration, the daemon
+/// learns them from the peer. Access groups in requests are the caller's wishes, checked there:
+/// - `NewItem.attributes[.accessGroup]`: absent means the caller's default group; a group it lacks is
+///   `missingEntitlement`.
+/// - `ItemQuery.accessGroups`: `nil` searches every group the caller holds; a list narrows to those, each of which
+///   it must hold.
+/// - `ItemChanges.attributes[.accessGroup]`: a new group the caller must hold.
+///
+/// Item calls answer a value rather than throw when the caller has to do something first (`ServiceAnswer`); a
+/// thrown error means the call failed.
+public protocol KeychainService: Sendable {
+    /// Stores a new item and returns it as stored (with `cdat`, `mdat`, `pdmn`, `agrp`, `sync` and its reference).
+    ///
+    /// - Throws: `duplicateItem` when an item with the same primary key exists, `param`/`noSuchAttribute`/
+    ///   `dataTooLarge` for bad input, `missingEntitlement` for a group the caller lacks.
+    func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item>
+
+    /// The matching items in insertion order, at most `query.limit`; an empty array when none match.
+    func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]>
+
+    /// Applies `changes` to every matching item in one transaction; how many changed.
+    func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int>
+
+    /// Deletes every matching item in one transaction; how many were deleted.
+    func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int>
+
+    /// Locks the keychain: the `WhenUnlocked` classes close.
+    func lock() throws(KeychainError)
+
+    /// Unlocks with the passcode (`nil` when none is set); `authFailed` for a wrong one, which counts toward the
+    /// lockout every client shares.
+    func unlock(passcode: SecureBytes?) throws(KeychainError)
+
+    /// Checks the passcode without changing the lock state, and returns the identity of the keychain that checked
+    /// it (bound into the proof, so no other keychain accepts it).
+    ///
+    /// - Throws: `authFailed` for a wrong passcode or during a lockout, `notAvailable` when none is set.
+    func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data
+
+    /// Sets, changes or (with `newPasscode` nil) removes the passcode after checking `current`.
+    func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)
+        throws(KeychainError)
+
+    /// The keychain's state and the caller's identity as the service sees them.
+    func status() throws(KeychainError) -> KeychainStatus
+
+    /// A backup of the caller's items that may leave the device, sealed under `passphrase`.
+    func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength) throws(KeychainError)
+        -> (archive: Data, summary: BackupSummary)
+
+    /// Restores a backup into the caller's groups; a backup holding another group's item is refused whole
+    /// (`missingEntitlement`, naming the groups).
+    func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary
+}

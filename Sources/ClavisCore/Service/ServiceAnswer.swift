@@ -1,0 +1,14 @@
+/// What an item call answers: its result, or what the caller must do first and then ask again.
+///
+/// Needing an authentication is not a failure: the keychain says which policy, and the caller (which can talk to
+/// the user) decides whether and how to satisfy it, then retries with the new proof.
+public enum ServiceAnswer<Result: Sendable>: Sendable {
+    /// The call ran.
+    case done(Result)
+    /// The keychain is locked: an item the call needs is in a closed protection class. Unlocking with the
+    /// keychain passcode opens it.
+    case needsUnlock
+    /// An item's access control needs an authentication the proof given does not satisfy: this policy, and
+    /// whether an application password opens an existing secret or seals a new one.
+    case needsAuthentication(AccessControl, KeychainError.ApplicationPasswordUse)
+}

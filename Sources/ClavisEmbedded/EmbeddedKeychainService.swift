@@ -1,0 +1,118 @@
+public import ClavisCore
+import ClavisCrypto
+public import ClavisIdentity
+public import ClavisStore
+public import FoundationEssentials
+
+/// The keychain service in this process: the engine on a keychain folder, answering for one caller whose
+/// entitlements were resolved when the service was made.
+///
+/// Applies the caller's access groups to every request (see `KeychainService`), so the rules are the daemon's too.
+public final class EmbeddedKeychainService: KeychainService {
+    /// The keychain this service runs.
+    public let keychain: Keychain
+    /// The caller's entitlements.
+    public let entitlements: Entitlements
+    /// Why the embedded keychain was chosen, for `status()`.
+    public let reason: String
+
+    /// A service on `keychain` for a caller holding `entitlements`.
+    public init(keychain: Keychain, entitlements: Entitlements, reason: String) {
+        self.keychain = keychain
+        self.entitlements = entitlements
+        self.reason = reason
+    }
+
+    public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        var item = item
+        let group = item.attributes[.accessGroup]?.stringValue ?? entitlements.defaultGroup
+        try entitlements.require(group)
+        item.attributes[.accessGroup] = .string(group)
+        return try Self.answer { () throws(KeychainError) in try keychain.add(item) }
+    }
+
+    public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
+        let scoped = try scoped(query)
+        return try Self.answer { () throws(KeychainError) in try keychain.find(scoped) }
+    }
+
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
+        let scoped = try scoped(query)
+        if let group = changes.attributes[.accessGroup] {
+            guard let name = group.stringValue else {
+                throw KeychainError(.param, "the new access group must be a string")
+            }
+            try entitlements.require(name)
+        }
+        return try Self.answer { () throws(KeychainError) in try keychain.update(scoped, with: changes) }
+    }
+
+    public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
+        let scoped = try scoped(query)
+        return try Self.answer { () throws(KeychainError) in try keychain.delete(scoped) }
+    }
+
+    public func lock() throws(KeychainError) {
+        keychain.lock()
+    }
+
+    public func unlock(passcode: SecureBytes?) throws(KeychainError) {
+        try keychain.unlock(passcode: passcode)
+    }
+
+    public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data {
+        try keychain.verifyPasscode(passcode)
+        return keychain.identity
+    }
+
+    public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)
+        throws(KeychainError)
+    {
+        try keychain.setPasscode(newPasscode, current: current, kdf: Self.kdf(strength))
+    }
+
+    public func status() throws(KeychainError) -> KeychainStatus {
+        KeychainStatus(
+            location: .embedded(home: keychain.home.path), reason: reason, lockState: keychain.lockState,
+            hasPasscode: keychain.hasPasscode, passcodeLockout: try keychain.passcodeLockout,
+            applicationIdentifier: entitlements.applicationIdentifier, accessGroups: entitlements.accessGroups)
+    }
+
+    public func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength) throws(KeychainError)
+        -> (archive: Data, summary: BackupSummary)
+    {
+        try keychain.exportBackup(
+            passphrase: passphrase, kdf: Self.kdf(strength), accessGroups: entitlements.accessGroups)
+    }
+
+    public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
+        try keychain.importBackup(archive, passphrase: passphrase, accessGroups: entitlements.accessGroups)
+    }
+
+    /// `query` narrowed to the groups the caller may search.
+    private func scoped(_ query: ItemQuery) throws(KeychainError) -> ItemQuery {
+        var scoped = query
+        scoped.accessGroups = try entitlements.searchGroups(query.accessGroups)
+        return scoped
+    }
+
+    /// The KDF for a strength: `nil` keeps the recorded parameters or calibrates.
+    private static func kdf(_ strength: PasscodeStrength) -> PasscodeKDF? {
+        switch strength {
+        case .standard: nil
+        case .cheapForTesting: PasscodeKDF.cheapForTesting()
+        }
+    }
+
+    /// Runs an engine call and turns "an item needs something first" into an answer; anything else stays thrown.
+    static func answer<Result: Sendable>(_ body: () throws(KeychainError) -> Result) throws(KeychainError)
+        -> ServiceAnswer<Result>
+    {
+        do {
+            return .done(try body())
+        } catch  where error.code == .interactionNotAllowed {
+            guard let policy = error.pendingAccessControl else { return .needsUnlock }
+            return .needsAuthentication(policy, error.applicationPasswordUse)
+        }
+    }
+}

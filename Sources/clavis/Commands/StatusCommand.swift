@@ -1,0 +1,50 @@
+import ClavisClient
+import ClavisCore
+import Security
+
+/// `status`: where the keychain is reached and why, its lock state, and who the keychain takes this process for.
+struct StatusCommand: RunnableCommand {
+    static let descriptor = CommandDescriptor(
+        name: "status", summary: "Show where the keychain is (and why), its lock state and this caller's groups.",
+        options: [], usesItems: false
+    ) { (_) throws(UsageError) in StatusCommand() }
+
+    func run(_ context: CommandContext) -> Int32 {
+        let status: KeychainStatus
+        do throws(KeychainError) {
+            status = try KeychainClient().status()
+        } catch {
+            return context.fail("SecKeychainGetStatus", error)
+        }
+        let location: String
+        let mode: String
+        switch status.location {
+        case .embedded(let home):
+            (mode, location) = ("embedded", home)
+        case .daemon(let socket):
+            (mode, location) = ("daemon", socket)
+        }
+        let lockout = status.passcodeLockout.map { "\(Int($0.timeIntervalSinceNow.rounded(.up))) s" }
+        if context.json {
+            var object: [String: Any] = [
+                "mode": mode, "location": location, "reason": status.reason, "lockState": status.lockState.rawValue,
+                "hasPasscode": status.hasPasscode, "applicationIdentifier": status.applicationIdentifier,
+                "accessGroups": status.accessGroups,
+            ]
+            if let lockout { object["passcodeLockout"] = lockout }
+            Console.out(ItemFormatter.jsonText(object))
+        } else {
+            var lines = [
+                "mode: \(mode) (\(status.reason))", "keychain: \"\(ItemFormatter.printable(location))\"",
+                "lock state: \(status.lockState.rawValue)", "passcode: \(status.hasPasscode ? "set" : "none")",
+            ]
+            if let lockout { lines.append("passcode attempts refused for: \(lockout)") }
+            lines.append("application identifier: \(ItemFormatter.printable(status.applicationIdentifier))")
+            lines.append(
+                "access groups: "
+                    + status.accessGroups.map { "\"\(ItemFormatter.printable($0))\"" }.joined(separator: ", "))
+            Console.out(lines.joined(separator: "\n"))
+        }
+        return ExitStatus.success
+    }
+}
