@@ -30,10 +30,27 @@ final class IndexDigests {
 
     /// The digest of an item's primary key: each primary-key attribute in order, absent ones as "" or 0.
     func primaryKeyDigest(of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
+        primaryKeyDigest(
+            of: itemClass, attributes, accessGroup: attributes.primaryKeyValue(.accessGroup, kinds: [:]),
+            synchronizable: attributes.primaryKeyValue(.synchronizable, kinds: [:]))
+    }
+
+    /// The digest of the primary key `attributes` name together with `accessGroup` and `synchronizable` (a query's
+    /// candidate key in one searched group), without copying the attributes.
+    func primaryKeyDigest(
+        of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue], accessGroup: AttributeValue,
+        synchronizable: AttributeValue
+    ) -> [UInt8] {
         var message = Array("primary:\(itemClass.rawValue):".utf8)
         let kinds = itemClass.attributeKinds
         for key in itemClass.primaryKey {
-            AttributeCodec.append(attributes.primaryKeyValue(key, kinds: kinds), to: &message)
+            let value =
+                switch key {
+                case .accessGroup: accessGroup
+                case .synchronizable: synchronizable
+                default: attributes.primaryKeyValue(key, kinds: kinds)
+                }
+            AttributeCodec.append(value, to: &message)
         }
         return mac(message)
     }

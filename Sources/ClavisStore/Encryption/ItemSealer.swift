@@ -16,8 +16,17 @@ struct RowBinding {
 
     /// The additional authenticated data for one part (`attributes` or `secret`) of the row.
     func authenticatedData(part: String) -> [UInt8] {
-        Array("clavis.item.v1:\(itemClass.rawValue):\(protection.rawValue):\(part):".utf8) + persistentReference.bytes
+        // "clavis.item.v1:<class>:<protection>:<part>:" and the reference, appended without string interpolation.
+        var bytes = Self.prefix
+        bytes.reserveCapacity(48 + persistentReference.bytes.count)
+        for field in [itemClass.rawValue, protection.rawValue, part] {
+            bytes += field.utf8
+            bytes.append(UInt8(ascii: ":"))
+        }
+        return bytes + persistentReference.bytes
     }
+
+    private static let prefix = Array("clavis.item.v1:".utf8)
 }
 
 /// Encrypts and decrypts items: a fresh random key per item seals its attributes and its secret with AES-256-GCM,

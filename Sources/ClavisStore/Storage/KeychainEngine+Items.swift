@@ -241,8 +241,34 @@ extension KeychainEngine {
     private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
         String, [DatabaseValue]
     ) {
+        if let selection = primaryKeySelection(query, attributes: attributes) { return selection }
         let (conditions, values) = candidateConditions(query, attributes: attributes)
         return ("SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id", values)
+    }
+
+    /// A lookup by a whole primary key, the most frequent one: its values (as `candidateConditions` orders them),
+    /// and its text, built once per shape (the `sync` condition, a protection class or not, the number of keys).
+    private func primaryKeySelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
+        String, [DatabaseValue]
+    )? {
+        guard let primaryDigests = primaryKeyDigests(query, attributes: attributes) else { return nil }
+        var values: [DatabaseValue] = [.text(query.itemClass.rawValue)]
+        let protection = attributes[.accessible]?.stringValue
+        if let protection { values.append(.text(protection)) }
+        values += primaryDigests.map(DatabaseValue.blob)
+        let synchronizable =
+            switch query.synchronizable {
+            case .no: 0
+            case .yes: 1
+            case .any: 2
+            }
+        let shape = primaryDigests.count * 8 + synchronizable * 2 + (protection == nil ? 0 : 1)
+        if let sql = primaryKeySelections[shape] { return (sql, values) }
+        let (conditions, built) = candidateConditions(query, attributes: attributes)
+        precondition(built == values, "a primary-key selection's values differ from its conditions'")
+        let sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id"
+        primaryKeySelections[shape] = sql
+        return (sql, values)
     }
 
     /// The conditions that narrow the rows by the columns a query can be checked against without decrypting.
@@ -341,10 +367,8 @@ extension KeychainEngine {
             }
         return groups.flatMap { group in
             syncValues.map { sync in
-                var key = attributes
-                key[.accessGroup] = .string(group)
-                key[.synchronizable] = .bool(sync)
-                return digests.primaryKeyDigest(of: query.itemClass, key)
+                digests.primaryKeyDigest(
+                    of: query.itemClass, attributes, accessGroup: .string(group), synchronizable: .bool(sync))
             }
         }
     }

@@ -24,6 +24,8 @@ final class KeychainEngine {
     private var keyWrapKeys: [ProtectionClass: AESKeyWrapKey] = [:]
     /// Seals and opens items, reusing its cipher contexts.
     let sealer = ItemSealer()
+    /// The text of each shape of primary-key lookup, built once.
+    var primaryKeySelections: [Int: String] = [:]
     var lockState: LockState
     /// Why the keychain was opened read-only (a full or read-only file system), or `nil` when it can be written.
     let writeRefusal: KeychainError?
