@@ -53,6 +53,12 @@ public final class AESGCMContext {
     /// Creates a context; nothing is allocated until the first box.
     public init() {}
 
+    /// Frees both cipher contexts, which zeroes the last key's schedule; the next box makes new ones.
+    public func forgetKey() {
+        sealing = nil
+        opening = nil
+    }
+
     /// Encrypts with AES-256-GCM under a fresh random 96-bit nonce; returns nonce ‖ ciphertext ‖ tag.
     public func seal(_ plaintext: SecureBytes, key: SecureBytes, authenticating aad: [UInt8]) throws(CryptoError)
         -> [UInt8]

@@ -36,6 +36,11 @@ struct RowBinding {
 final class ItemSealer {
     private let boxes = AESGCMContext()
 
+    /// Zeroes the last item key's schedule kept in the cipher contexts (when the keychain locks).
+    func forgetKeys() {
+        boxes.forgetKey()
+    }
+
     func seal(
         attributes: [AttributeKey: AttributeValue], secret: SecureBytes, binding: RowBinding, classKey: AESKeyWrapKey
     ) throws -> SealedItem {

@@ -15,10 +15,13 @@ final class KeychainEngine {
     let connection: Connection
     var keybag: Keybag
     let digests: IndexDigests
-    /// The open class keys. Any change (a lock, an unlock, a new passcode) drops every kept wrap context, whose
-    /// key schedules are zeroed as they are freed.
+    /// The open class keys. Any change (a lock, an unlock, a new passcode) drops every kept wrap context and the
+    /// sealer's last item key, whose key schedules are zeroed as they are freed.
     var classKeys: [ProtectionClass: SecureBytes] = [:] {
-        didSet { keyWrapKeys.removeAll() }
+        didSet {
+            keyWrapKeys.removeAll()
+            sealer.forgetKeys()
+        }
     }
     /// The open class keys kept scheduled for key wrap, made on first use.
     private var keyWrapKeys: [ProtectionClass: AESKeyWrapKey] = [:]
