@@ -4,7 +4,7 @@
     import Glibc
 
     /// One command per call, as a script calls it: `clavis find-generic-password -w` against `secret-tool lookup`
-    /// (gnome-keyring), interleaved in the same run. Runs when `../shared/bench/gnome-keyring-peer.sh --install`
+    /// (gnome-keyring), interleaved in the same run. Runs when the team's gnome-keyring peer script (`--install`)
     /// has installed the peer (gnome-keyring, secret-tool, dbus) and `clavis` was built beside this benchmark.
     enum CLIComparison {
         /// The `clavis` binary beside this executable, when the peer is installed too; else why it is skipped.
