@@ -28,4 +28,8 @@ static inline OSSL_PARAM clavis_kdf_param_digest_sha256(void) {
     return OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)"SHA256", 0);
 }
 
+static inline OSSL_PARAM clavis_mac_param_digest_sha256(void) {
+    return OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
+}
+
 #endif

@@ -44,12 +44,17 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     /// The attributes an item of this class may carry, each with the kind of value it takes.
     public var attributeKinds: [AttributeKey: AttributeValue.Kind] {
         switch self {
-        case .genericPassword:
-            AttributeKey.commonKinds.merging(AttributeKey.genericPasswordKinds) { first, _ in first }
-        case .internetPassword:
-            AttributeKey.commonKinds.merging(AttributeKey.internetPasswordKinds) { first, _ in first }
-        case .key, .certificate, .identity:
-            AttributeKey.commonKinds
+        case .genericPassword: Self.genericPasswordKinds
+        case .internetPassword: Self.internetPasswordKinds
+        case .key, .certificate, .identity: AttributeKey.commonKinds
         }
+    }
+
+    // Merged once: every lookup and every add asks for its class's kinds.
+    private static let genericPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.genericPasswordKinds) {
+        first, _ in first
+    }
+    private static let internetPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.internetPasswordKinds) {
+        first, _ in first
     }
 }

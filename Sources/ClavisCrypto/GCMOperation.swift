@@ -6,21 +6,27 @@ final class GCMOperation {
     private let context: CipherContext
     private let encrypting: Bool
 
-    /// Initialises the context with the cipher, a 96-bit nonce and the key.
-    init(encrypting: Bool, key: SecureBytes, nonce: [UInt8]) throws(CryptoError) {
+    /// Initialises `context` (fresh, or one a finished operation of the same direction used) with the cipher, a
+    /// 96-bit nonce and the key.
+    init(encrypting: Bool, key: SecureBytes, nonce: [UInt8], context: CipherContext, isFresh: Bool)
+        throws(CryptoError)
+    {
         guard key.count == AESGCM.keyByteCount else {
             throw .invalidKeySize(expected: AESGCM.keyByteCount, actual: key.count)
         }
         precondition(nonce.count == AESGCM.nonceByteCount, "GCMOperation needs a 96-bit nonce")
         self.encrypting = encrypting
-        context = try CipherContext()
+        self.context = context
         let ctx = context.pointer
         let direction: Int32 = encrypting ? 1 : 0
-        try OpenSSLStatus.check(
-            EVP_CipherInit_ex(ctx, EVP_aes_256_gcm(), nil, nil, nil, direction), "EVP_CipherInit_ex")
-        try OpenSSLStatus.check(
-            EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, Int32(AESGCM.nonceByteCount), nil),
-            "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_SET_IVLEN)")
+        if isFresh {
+            try OpenSSLStatus.check(
+                EVP_CipherInit_ex(ctx, FetchedCipher.aes256GCM.pointer, nil, nil, nil, direction), "EVP_CipherInit_ex")
+            try OpenSSLStatus.check(
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, Int32(AESGCM.nonceByteCount), nil),
+                "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_SET_IVLEN)")
+        }
+        // A reused context keeps its cipher and nonce length; the new key and nonce replace the old ones.
         try key.withBytes { keyPointer, _ throws(CryptoError) in
             try nonce.withBytes { noncePointer, _ throws(CryptoError) in
                 try OpenSSLStatus.check(

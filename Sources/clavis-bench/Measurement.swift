@@ -35,10 +35,10 @@ struct Measurement {
         func pad(_ text: String, _ width: Int) -> String {
             String(repeating: " ", count: max(0, width - text.count)) + text
         }
-        return pad(name, 16) + pad(String(storeSize), 10) + pad(String(nanoseconds.count), 8)
+        return pad(name, 22) + pad(String(storeSize), 10) + pad(String(nanoseconds.count), 8)
             + pad(String(format: "%.0f", operationsPerSecond), 12) + pad(String(format: "%.1f", percentile(0.5)), 12)
             + pad(String(format: "%.1f", percentile(0.99)), 12)
     }
 
-    static let header = "       operation     items   count       ops/s     p50(us)     p99(us)"
+    static let header = "             operation     items   count       ops/s     p50(us)     p99(us)"
 }

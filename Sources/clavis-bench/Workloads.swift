@@ -3,7 +3,7 @@ import ClavisCrypto
 import ClavisStore
 import Foundation
 
-/// The benchmark's workloads, each on a fresh keychain in a temporary folder.
+/// The benchmark's engine workloads, below the `Security` API.
 enum Workloads {
     static func temporaryHome() -> KeychainHome {
         let path = NSTemporaryDirectory() + "clavis-bench-\(UUID().uuidString)"
@@ -14,62 +14,60 @@ enum Workloads {
         try? FileManager.default.removeItem(atPath: home.path)
     }
 
-    static func item(_ index: Int, prefix: String = "acct") -> NewItem {
-        NewItem(
-            itemClass: .genericPassword,
-            attributes: [
-                .account: .string("\(prefix)-\(index)"), .service: .string("bench.service"),
-                .label: .string("bench item"),
-            ],
-            secret: SecureBytes(Array("token-\(index)-0123456789abcdef0123456789abcdef".utf8)))
+    /// The secret of item `index`.
+    static func secret(_ index: Int, prefix: String = "acct") -> [UInt8] {
+        Array("token-\(prefix)-\(index)-0123456789abcdef0123456789abcdef".utf8)
     }
 
-    static func primaryKeyQuery(_ index: Int, prefix: String = "acct") -> ItemQuery {
-        ItemQuery(
+    static func item(_ index: Int, prefix: String = "acct", accessGroup: String? = nil) -> NewItem {
+        var attributes: [AttributeKey: AttributeValue] = [
+            .account: .string("\(prefix)-\(index)"), .service: .string("bench.service"), .label: .string("bench item"),
+        ]
+        if let accessGroup { attributes[.accessGroup] = .string(accessGroup) }
+        return NewItem(
+            itemClass: .genericPassword, attributes: attributes, secret: SecureBytes(secret(index, prefix: prefix)))
+    }
+
+    /// A read by primary key returning the secret, searching `accessGroups` as `Security` does (all of the
+    /// caller's groups), or every group when `nil`.
+    static func primaryKeyQuery(_ index: Int, prefix: String = "acct", accessGroups: [String]? = nil) -> ItemQuery {
+        var query = ItemQuery(
             itemClass: .genericPassword,
             attributes: [.account: .string("\(prefix)-\(index)"), .service: .string("bench.service")], limit: .one,
             returnsSecret: true)
+        query.accessGroups = accessGroups
+        return query
     }
 
-    /// Fills a keychain with `count` items, a thousand per transaction.
-    static func populate(_ keychain: Keychain, count: Int) throws {
-        var next = 0
-        while next < count {
-            let end = min(count, next + 1000)
-            _ = try keychain.add(contentsOf: (next..<end).map { item($0) })
-            next = end
-        }
-    }
-
-    /// Add, read by primary key, update and delete `operations` times each on a keychain of `size` items.
-    static func crud(size: Int, operations: Int) throws -> [Measurement] {
-        let home = temporaryHome()
-        defer { remove(home) }
-        let keychain = try Keychain(home: home)
-        try populate(keychain, count: size)
-        var add = Measurement(name: "add", storeSize: size)
+    /// Add, read by primary key, update and delete `operations` times each on `bench`'s keychain; the items added
+    /// are deleted again, so the keychain is left as it was.
+    static func crud(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
+        let keychain = try Keychain(home: bench.home)
+        let groups = [bench.accessGroup]
+        var add = Measurement(name: "add", storeSize: bench.size)
         for index in 0..<operations {
-            try add.time { _ = try keychain.add(item(index, prefix: "new")) }
+            try add.time { _ = try keychain.add(item(index, prefix: "new", accessGroup: bench.accessGroup)) }
         }
-        var read = Measurement(name: "read (pk)", storeSize: size)
+        var read = Measurement(name: "read (pk)", storeSize: bench.size)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<operations {
-            let index = Int.random(in: 0..<size, using: &generator)
+            let index = Int.random(in: 0..<bench.size, using: &generator)
+            let query = primaryKeyQuery(index, accessGroups: groups)
             try read.time {
-                guard try keychain.find(primaryKeyQuery(index)).count == 1 else { throw BenchError.missing(index) }
+                guard try keychain.find(query).count == 1 else { throw BenchError.missing(index) }
             }
         }
-        var update = Measurement(name: "update", storeSize: size)
+        var update = Measurement(name: "update", storeSize: bench.size)
         for index in 0..<operations {
+            let query = primaryKeyQuery(index, prefix: "new", accessGroups: groups)
             try update.time {
-                _ = try keychain.update(
-                    primaryKeyQuery(index, prefix: "new"),
-                    with: ItemChanges(secret: SecureBytes(Array("rotated-\(index)".utf8))))
+                _ = try keychain.update(query, with: ItemChanges(secret: SecureBytes(Array("rotated-\(index)".utf8))))
             }
         }
-        var delete = Measurement(name: "delete", storeSize: size)
+        var delete = Measurement(name: "delete", storeSize: bench.size)
         for index in 0..<operations {
-            try delete.time { _ = try keychain.delete(primaryKeyQuery(index, prefix: "new")) }
+            let query = primaryKeyQuery(index, prefix: "new", accessGroups: groups)
+            try delete.time { _ = try keychain.delete(query) }
         }
         return [add, read, update, delete]
     }
@@ -80,7 +78,12 @@ enum Workloads {
         defer { remove(home) }
         let keychain = try Keychain(home: home)
         try keychain.setPasscode(SecureBytes(Array("0000".utf8)), current: nil, kdf: .cheapForTesting())
-        try populate(keychain, count: size)
+        var next = 0
+        while next < size {
+            let end = min(size, next + 1000)
+            _ = try keychain.add(contentsOf: (next..<end).map { item($0) })
+            next = end
+        }
         var measurement = Measurement(name: "passcode change", storeSize: size)
         for round in 0..<repetitions {
             let current = SecureBytes(Array("\(round)".utf8) + Array("000".utf8))
@@ -94,5 +97,6 @@ enum Workloads {
 
     enum BenchError: Error {
         case missing(Int)
+        case status(String, Int32)
     }
 }

@@ -2,9 +2,15 @@ import ClavisCore
 import ClavisStore
 import Foundation
 
-// clavis-bench: the keychain engine's speed, measured in a release build (`swift run -c release clavis-bench`).
-//   clavis-bench [--sizes 1000,100000] [--operations 1000]
+// clavis-bench: the keychain's speed, measured in a release build (`swift build -c release`, then
+// `.build/release/clavis-bench`), below the API (the engine) and through it (`Security`, and the `clavis` command
+// against gnome-keyring's `secret-tool`).
+//   clavis-bench [--sizes 1000,100000] [--operations 1000] [--keep-dir DIR] [--cli-calls 200]
+//     --sizes 1000,100000,1000000   adds the million-item keychain (built once in DIR and reused by later runs)
+//     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
+//     --cli-calls 0                 skips the command-line comparison
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
+//   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -16,6 +22,16 @@ if arguments.first == "contend-worker" {
     exit(ContentionWorker.run(home: KeychainHome(path: arguments[1]), prefix: arguments[2], count: count))
 }
 
+#if os(Linux)
+    if arguments.first == "cli-worker" {
+        guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
+            exit(2)
+        }
+        exit(CLIComparison.worker(home: arguments[1], calls: count, clavis: arguments[3]))
+    }
+#endif
+
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
@@ -23,26 +39,62 @@ func option(_ name: String) -> String? {
 
 let sizes = (option("--sizes") ?? "1000,100000").split(separator: ",").compactMap { Int($0) }
 let operations = Int(option("--operations") ?? "1000") ?? 1000
+let keepDirectory = option("--keep-dir") ?? NSTemporaryDirectory() + "clavis-bench"
+let cliCalls = Int(option("--cli-calls") ?? "200") ?? 200
+
+#if os(Linux)
+    let accessGroup = APIWorkloads.accessGroup
+#else
+    let accessGroup = "clavis-bench"
+#endif
 
 do {
-    print("Clavis keychain engine benchmark (\(operations) operations each; latencies in microseconds)")
+    print("Clavis keychain benchmark (\(operations) operations each; latencies in microseconds)")
+    print("engine rows: Keychain (ClavisStore); Sec* rows: Apple's API (Security), dictionaries built beforehand")
     print(Measurement.header)
-    var readLatency: [Int: Double] = [:]
+    var engineRead: [Int: Double] = [:]
+    var apiRead: [Int: Double] = [:]
+    var bytesPerItem: [Int: Double] = [:]
     for size in sizes {
-        for measurement in try Workloads.crud(size: size, operations: operations) {
+        let bench = try BenchKeychain(
+            size: size, accessGroup: accessGroup, keptIn: size >= 1_000_000 ? keepDirectory : nil)
+        defer { bench.remove() }
+        bytesPerItem[size] = bench.bytesPerItem
+        for measurement in try Workloads.crud(bench, operations: operations) {
             print(measurement.row)
-            if measurement.name == "read (pk)" { readLatency[size] = measurement.percentile(0.5) }
+            if measurement.name == "read (pk)" { engineRead[size] = measurement.percentile(0.5) }
         }
+        #if os(Linux)
+            for measurement in try APIWorkloads.run(bench, operations: operations) {
+                print(measurement.row)
+                if measurement.name == "SecItemCopyMatching" { apiRead[size] = measurement.percentile(0.5) }
+            }
+        #endif
     }
     for size in [10, 10_000] {
         print(try Workloads.passcodeChange(size: size, repetitions: 20).row)
     }
-    if let small = sizes.min(), let large = sizes.max(), small != large, let fast = readLatency[small],
-        let slow = readLatency[large]
-    {
-        print(String(format: "read p50 at %d items / at %d items: %.2fx", large, small, slow / fast))
+    for size in sizes {
+        print(String(format: "keychain.db at %d items: %.0f bytes per item", size, bytesPerItem[size] ?? 0))
+    }
+    if let small = sizes.min(), let large = sizes.max(), small != large {
+        for (name, latency) in [("read (pk)", engineRead), ("SecItemCopyMatching", apiRead)] {
+            guard let fast = latency[small], let slow = latency[large] else { continue }
+            print(String(format: "%@ p50 at %d items / at %d items: %.2fx", name, large, small, slow / fast))
+        }
     }
     print(try ContentionWorker.measure(processes: 2, count: 1000))
+    #if os(Linux)
+        if cliCalls > 0 {
+            switch CLIComparison.availability() {
+            case .success(let clavis):
+                print("one command per call, alternating (\(cliCalls) calls each, a keychain of \(cliCalls) items):")
+                for line in try CLIComparison.measure(clavis: clavis, calls: cliCalls) { print(line) }
+            case .failure(let reason):
+                print("command-line comparison skipped: \(reason.text)")
+            }
+        }
+    #endif
 } catch {
     FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
     exit(1)

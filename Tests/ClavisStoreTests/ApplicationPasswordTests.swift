@@ -127,9 +127,9 @@ import Testing
             return true
         }
         let row = try #require(rows.first)
-        let itemKey = try ItemSealer.itemKey(
+        let itemKey = try engine.sealer.itemKey(
             wrappedKey: row.wrappedKey, classKey: engine.classKey(for: row.binding.protection), binding: row.binding)
-        let inner = try ItemSealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
+        let inner = try engine.sealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
         let bytes = inner.unprotectedBytes()
         #expect(bytes.starts(with: Array("cap1".utf8)))
         #expect(!bytes.containsBytes(Array("secret-a".utf8)))

@@ -5,15 +5,17 @@ import ClavisCrypto
 /// account, service or label in clear.
 ///
 /// Each digest is HMAC-SHA256 under an index key derived from the device key, over a domain tag and the value's
-/// canonical encoding, truncated to 16 bytes.
-struct IndexDigests: Sendable {
-    private let key: SecureBytes
+/// canonical encoding, truncated to 16 bytes. HMAC's keyed state is kept, so a digest costs one short hash.
+/// Not thread-safe: the engine that owns it serialises its use.
+final class IndexDigests {
+    private let key: HMACSHA256Key
     private static let byteCount = 16
 
     init(deviceKey: SecureBytes) throws(KeychainError) {
         do {
-            key = try HKDFSHA256.deriveKey(
-                from: deviceKey, salt: [], info: Array("clavis.index-key.v1".utf8), outputByteCount: 32)
+            key = HMACSHA256Key(
+                try HKDFSHA256.deriveKey(
+                    from: deviceKey, salt: [], info: Array("clavis.index-key.v1".utf8), outputByteCount: 32))
         } catch {
             throw KeychainError(.io, "cannot derive the index key: \(error)")
         }
@@ -28,16 +30,33 @@ struct IndexDigests: Sendable {
 
     /// The digest of an item's primary key: each primary-key attribute in order, absent ones as "" or 0.
     func primaryKeyDigest(of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
+        primaryKeyDigest(
+            of: itemClass, attributes, accessGroup: attributes.primaryKeyValue(.accessGroup, kinds: [:]),
+            synchronizable: attributes.primaryKeyValue(.synchronizable, kinds: [:]))
+    }
+
+    /// The digest of the primary key `attributes` name together with `accessGroup` and `synchronizable` (a query's
+    /// candidate key in one searched group), without copying the attributes.
+    func primaryKeyDigest(
+        of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue], accessGroup: AttributeValue,
+        synchronizable: AttributeValue
+    ) -> [UInt8] {
         var message = Array("primary:\(itemClass.rawValue):".utf8)
         let kinds = itemClass.attributeKinds
         for key in itemClass.primaryKey {
-            AttributeCodec.append(attributes.primaryKeyValue(key, kinds: kinds), to: &message)
+            let value =
+                switch key {
+                case .accessGroup: accessGroup
+                case .synchronizable: synchronizable
+                default: attributes.primaryKeyValue(key, kinds: kinds)
+                }
+            AttributeCodec.append(value, to: &message)
         }
         return mac(message)
     }
 
     private func mac(_ message: [UInt8]) -> [UInt8] {
-        Array(HMACSHA256.authenticationCode(for: message, key: key).prefix(Self.byteCount))
+        Array(key.authenticationCode(for: message).prefix(Self.byteCount))
     }
 }
 

@@ -16,58 +16,76 @@ struct RowBinding {
 
     /// The additional authenticated data for one part (`attributes` or `secret`) of the row.
     func authenticatedData(part: String) -> [UInt8] {
-        Array("clavis.item.v1:\(itemClass.rawValue):\(protection.rawValue):\(part):".utf8) + persistentReference.bytes
+        // "clavis.item.v1:<class>:<protection>:<part>:" and the reference, appended without string interpolation.
+        var bytes = Self.prefix
+        bytes.reserveCapacity(48 + persistentReference.bytes.count)
+        for field in [itemClass.rawValue, protection.rawValue, part] {
+            bytes += field.utf8
+            bytes.append(UInt8(ascii: ":"))
+        }
+        return bytes + persistentReference.bytes
     }
+
+    private static let prefix = Array("clavis.item.v1:".utf8)
 }
 
 /// Encrypts and decrypts items: a fresh random key per item seals its attributes and its secret with AES-256-GCM,
 /// and is itself wrapped by its protection class's key (RFC 3394).
-enum ItemSealer {
-    static func seal(
-        attributes: [AttributeKey: AttributeValue], secret: SecureBytes, binding: RowBinding, classKey: SecureBytes
+///
+/// Holds the cipher contexts it reuses from one item to the next; not thread-safe (the engine serialises its use).
+final class ItemSealer {
+    private let boxes = AESGCMContext()
+
+    /// Zeroes the last item key's schedule kept in the cipher contexts (when the keychain locks).
+    func forgetKeys() {
+        boxes.forgetKey()
+    }
+
+    func seal(
+        attributes: [AttributeKey: AttributeValue], secret: SecureBytes, binding: RowBinding, classKey: AESKeyWrapKey
     ) throws -> SealedItem {
         let itemKey = SecureRandom.secureBytes(count: 32)
         let encodedAttributes = SecureBytes(AttributeCodec.encode(attributes))
         return SealedItem(
-            wrappedKey: try AESKeyWrap.wrap(itemKey, with: classKey),
-            attributes: try AESGCM.seal(
+            wrappedKey: try classKey.wrap(itemKey),
+            attributes: try boxes.seal(
                 encodedAttributes, key: itemKey, authenticating: binding.authenticatedData(part: "attributes")),
-            secret: try AESGCM.seal(secret, key: itemKey, authenticating: binding.authenticatedData(part: "secret")))
+            secret: try boxes.seal(secret, key: itemKey, authenticating: binding.authenticatedData(part: "secret")))
     }
 
     /// Unwraps the item key of a row.
-    static func itemKey(wrappedKey: [UInt8], classKey: SecureBytes, binding: RowBinding) throws(KeychainError)
+    func itemKey(wrappedKey: [UInt8], classKey: AESKeyWrapKey, binding: RowBinding) throws(KeychainError)
         -> SecureBytes
     {
         do {
-            return try AESKeyWrap.unwrap(wrappedKey, with: classKey)
+            return try classKey.unwrap(wrappedKey)
         } catch {
-            throw decodeFailure(binding)
+            throw Self.decodeFailure(binding)
         }
     }
 
     /// Opens a row's attributes.
-    static func openAttributes(_ sealed: [UInt8], itemKey: SecureBytes, binding: RowBinding) throws(KeychainError)
+    func openAttributes(_ sealed: [UInt8], itemKey: SecureBytes, binding: RowBinding) throws(KeychainError)
         -> [AttributeKey: AttributeValue]
     {
         let plaintext: SecureBytes
         do {
-            plaintext = try AESGCM.open(
+            plaintext = try boxes.open(
                 sealed, key: itemKey, authenticating: binding.authenticatedData(part: "attributes"))
         } catch {
-            throw decodeFailure(binding)
+            throw Self.decodeFailure(binding)
         }
         return try AttributeCodec.decode(plaintext.unprotectedBytes())
     }
 
     /// Opens a row's secret.
-    static func openSecret(_ sealed: [UInt8], itemKey: SecureBytes, binding: RowBinding) throws(KeychainError)
+    func openSecret(_ sealed: [UInt8], itemKey: SecureBytes, binding: RowBinding) throws(KeychainError)
         -> SecureBytes
     {
         do {
-            return try AESGCM.open(sealed, key: itemKey, authenticating: binding.authenticatedData(part: "secret"))
+            return try boxes.open(sealed, key: itemKey, authenticating: binding.authenticatedData(part: "secret"))
         } catch {
-            throw decodeFailure(binding)
+            throw Self.decodeFailure(binding)
         }
     }
 

@@ -127,7 +127,7 @@ extension KeychainEngine {
         let classKey = try classKey(for: item.protection)
         let binding = RowBinding(
             itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference)
-        let sealed = try ItemSealer.seal(
+        let sealed = try sealer.seal(
             attributes: item.attributes, secret: storedSecret ?? SecureBytes([]), binding: binding, classKey: classKey)
         let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
         return [
@@ -174,10 +174,10 @@ extension KeychainEngine {
             let itemKey: SecureBytes
             let attributes: [AttributeKey: AttributeValue]
             do {
-                itemKey = try ItemSealer.itemKey(
+                itemKey = try sealer.itemKey(
                     wrappedKey: candidate.wrappedKey, classKey: classKey(for: candidate.binding.protection),
                     binding: candidate.binding)
-                attributes = try ItemSealer.openAttributes(
+                attributes = try sealer.openAttributes(
                     candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
             } catch let error as KeychainError where passingUnreadableRows {
                 unreadable = unreadable ?? error
@@ -213,7 +213,7 @@ extension KeychainEngine {
         of row: ItemRow, itemKey: SecureBytes, attributes: [AttributeKey: AttributeValue], query: ItemQuery,
         proof: AuthenticationProof?
     ) throws -> SecureBytes? {
-        let secret = try ItemSealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
+        let secret = try sealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
         guard let accessControl = try Self.accessControl(of: attributes), accessControl.usesApplicationPassword else {
             return secret
         }
@@ -241,8 +241,34 @@ extension KeychainEngine {
     private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
         String, [DatabaseValue]
     ) {
+        if let selection = primaryKeySelection(query, attributes: attributes) { return selection }
         let (conditions, values) = candidateConditions(query, attributes: attributes)
         return ("SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id", values)
+    }
+
+    /// A lookup by a whole primary key, the most frequent one: its values (as `candidateConditions` orders them),
+    /// and its text, built once per shape (the `sync` condition, a protection class or not, the number of keys).
+    private func primaryKeySelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
+        String, [DatabaseValue]
+    )? {
+        guard let primaryDigests = primaryKeyDigests(query, attributes: attributes) else { return nil }
+        var values: [DatabaseValue] = [.text(query.itemClass.rawValue)]
+        let protection = attributes[.accessible]?.stringValue
+        if let protection { values.append(.text(protection)) }
+        values += primaryDigests.map(DatabaseValue.blob)
+        let synchronizable =
+            switch query.synchronizable {
+            case .no: 0
+            case .yes: 1
+            case .any: 2
+            }
+        let shape = primaryDigests.count * 8 + synchronizable * 2 + (protection == nil ? 0 : 1)
+        if let sql = primaryKeySelections[shape] { return (sql, values) }
+        let (conditions, built) = candidateConditions(query, attributes: attributes)
+        precondition(built == values, "a primary-key selection's values differ from its conditions'")
+        let sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id"
+        primaryKeySelections[shape] = sql
+        return (sql, values)
     }
 
     /// The conditions that narrow the rows by the columns a query can be checked against without decrypting.
@@ -264,22 +290,24 @@ extension KeychainEngine {
             conditions.append("protection = ?")
             values.append(.text(protection))
         }
-        let primaryDigests = primaryKeyDigests(query, attributes: attributes)
+        if let primaryDigests = primaryKeyDigests(query, attributes: attributes) {
+            // The primary-key digests already bind the group, the `sync` value and every attribute a digest column
+            // holds; the decrypted attributes are checked anyway, so one digest per candidate key is all it takes.
+            conditions.append(
+                "primary_digest IN (\(Array(repeating: "?", count: primaryDigests.count).joined(separator: ", ")))")
+            values += primaryDigests.map(DatabaseValue.blob)
+            return (conditions.joined(separator: " AND "), values)
+        }
         let attributeIndexApplies = AttributeKey.indexed.contains { attributes[$0] != nil }
         if let groups = query.accessGroups {
-            let prefix = primaryDigests != nil || attributeIndexApplies ? "+" : ""
+            let prefix = attributeIndexApplies ? "+" : ""
             conditions.append(
                 "\(prefix)agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
             values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
         }
-        if let primaryDigests {
-            conditions.append(
-                "primary_digest IN (\(Array(repeating: "?", count: primaryDigests.count).joined(separator: ", ")))")
-            values += primaryDigests.map(DatabaseValue.blob)
-        }
-        // Only the most selective index may drive the lookup (the primary key, else the first indexed attribute);
-        // a unary + keeps SQLite from choosing a column many items share (one service for a whole app).
-        var indexChosen = primaryDigests != nil
+        // Only the most selective index may drive the lookup (the first indexed attribute); a unary + keeps SQLite
+        // from choosing a column many items share (one service for a whole app).
+        var indexChosen = false
         for key in AttributeKey.indexedBySelectivity {
             guard let value = attributes[key] else { continue }
             conditions.append("\(indexChosen ? "+" : "")\(key.digestColumn) = ?")
@@ -339,10 +367,8 @@ extension KeychainEngine {
             }
         return groups.flatMap { group in
             syncValues.map { sync in
-                var key = attributes
-                key[.accessGroup] = .string(group)
-                key[.synchronizable] = .bool(sync)
-                return digests.primaryKeyDigest(of: query.itemClass, key)
+                digests.primaryKeyDigest(
+                    of: query.itemClass, attributes, accessGroup: .string(group), synchronizable: .bool(sync))
             }
         }
     }

@@ -15,7 +15,20 @@ final class KeychainEngine {
     let connection: Connection
     var keybag: Keybag
     let digests: IndexDigests
-    var classKeys: [ProtectionClass: SecureBytes] = [:]
+    /// The open class keys. Any change (a lock, an unlock, a new passcode) drops every kept wrap context and the
+    /// sealer's last item key, whose key schedules are zeroed as they are freed.
+    var classKeys: [ProtectionClass: SecureBytes] = [:] {
+        didSet {
+            keyWrapKeys.removeAll()
+            sealer.forgetKeys()
+        }
+    }
+    /// The open class keys kept scheduled for key wrap, made on first use.
+    private var keyWrapKeys: [ProtectionClass: AESKeyWrapKey] = [:]
+    /// Seals and opens items, reusing its cipher contexts.
+    let sealer = ItemSealer()
+    /// The text of each shape of primary-key lookup, built once.
+    var primaryKeySelections: [Int: String] = [:]
     var lockState: LockState
     /// Why the keychain was opened read-only (a full or read-only file system), or `nil` when it can be written.
     let writeRefusal: KeychainError?
@@ -179,12 +192,20 @@ final class KeychainEngine {
     }
 
     /// The open key of `protection`, or `interactionNotAllowed` when the lock state keeps it closed.
-    func classKey(for protection: ProtectionClass) throws(KeychainError) -> SecureBytes {
+    func classKey(for protection: ProtectionClass) throws(KeychainError) -> AESKeyWrapKey {
+        if let kept = keyWrapKeys[protection] { return kept }
         guard let key = classKeys[protection] else {
             throw KeychainError(
                 .interactionNotAllowed,
                 "protection class \(protection.rawValue) is closed while the keychain is \(lockState.rawValue)")
         }
-        return key
+        let kept: AESKeyWrapKey
+        do {
+            kept = try AESKeyWrapKey(key)
+        } catch {
+            throw KeychainError(.invalidKeychain, "class key \(protection.rawValue) is not a 256-bit key")
+        }
+        keyWrapKeys[protection] = kept
+        return kept
     }
 }

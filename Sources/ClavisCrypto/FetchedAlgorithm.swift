@@ -1,0 +1,41 @@
+internal import COpenSSL
+
+/// One cipher implementation fetched from OpenSSL's default provider once per process.
+///
+/// OpenSSL 3 looks a cipher up by name in its provider store on every initialisation that names a legacy
+/// `EVP_aes_*()` object (locks and a property query: microseconds per call); a fetched one skips that. The object
+/// is immutable and reference-counted by OpenSSL, so sharing it between threads is safe.
+final class FetchedCipher: @unchecked Sendable {
+    /// The fetched cipher; valid for the lifetime of this object.
+    let pointer: OpaquePointer
+
+    private init(_ name: String) {
+        guard let pointer = EVP_CIPHER_fetch(nil, name, nil) else {
+            fatalError("OpenSSL provides no \(name)")
+        }
+        self.pointer = pointer
+    }
+
+    deinit { EVP_CIPHER_free(pointer) }
+
+    /// AES-256 in Galois/Counter Mode.
+    static let aes256GCM = FetchedCipher("AES-256-GCM")
+    /// AES-256 key wrap (RFC 3394).
+    static let aes256Wrap = FetchedCipher("AES-256-WRAP")
+}
+
+/// The HMAC implementation, fetched once per process (immutable and reference-counted, like `FetchedCipher`).
+final class FetchedMAC: @unchecked Sendable {
+    /// The fetched MAC; valid for the lifetime of this object.
+    let pointer: OpaquePointer
+
+    private init(_ name: String) {
+        guard let pointer = EVP_MAC_fetch(nil, name, nil) else { fatalError("OpenSSL provides no \(name)") }
+        self.pointer = pointer
+    }
+
+    deinit { EVP_MAC_free(pointer) }
+
+    /// HMAC.
+    static let hmac = FetchedMAC("HMAC")
+}

@@ -1,0 +1,118 @@
+#if os(Linux)
+    import ClavisStore
+    import Foundation
+    import Glibc
+
+    /// One command per call, as a script calls it: `clavis find-generic-password -w` against `secret-tool lookup`
+    /// (gnome-keyring), interleaved in the same run. Runs when the team's gnome-keyring peer script (`--install`)
+    /// has installed the peer (gnome-keyring, secret-tool, dbus) and `clavis` was built beside this benchmark.
+    enum CLIComparison {
+        /// The `clavis` binary beside this executable, when the peer is installed too; else why it is skipped.
+        static func availability() -> Result<String, SkipReason> {
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            let clavis = executable.deletingLastPathComponent().appendingPathComponent("clavis").path
+            guard access(clavis, X_OK) == 0 else { return .failure(SkipReason("no clavis binary at \(clavis)")) }
+            for tool in ["secret-tool", "gnome-keyring-daemon", "dbus-run-session", "busctl"]
+            where ChildProcess.find(tool) == nil {
+                return .failure(SkipReason("\(tool) is not installed (bash gnome-keyring-peer.sh --install)"))
+            }
+            return .success(clavis)
+        }
+
+        /// Why the comparison did not run.
+        struct SkipReason: Error {
+            let text: String
+            init(_ text: String) { self.text = text }
+        }
+
+        /// Builds a keychain of `calls` items for `clavis`, then runs the worker in a private D-Bus session with a
+        /// fresh, unlocked gnome-keyring; returns the worker's rows.
+        static func measure(clavis: String, calls: Int) throws -> [String] {
+            let home = Workloads.temporaryHome()
+            let peerHome = NSTemporaryDirectory() + "clavis-bench-peer-\(UUID().uuidString)"
+            defer {
+                Workloads.remove(home)
+                try? FileManager.default.removeItem(atPath: peerHome)
+            }
+            // `clavis` searches its own default group: its executable name.
+            try BenchKeychain.populate(home, count: calls, accessGroup: "clavis")
+            let script = """
+                set -eu
+                export HOME="$1" XDG_RUNTIME_DIR="$1/run" XDG_DATA_HOME="$1/share"
+                mkdir -p -m 700 "$XDG_RUNTIME_DIR" "$XDG_DATA_HOME"
+                printf pass | gnome-keyring-daemon --foreground --unlock --components=secrets >"$1/daemon.log" 2>&1 &
+                daemon=$!
+                for _ in $(seq 200); do
+                    busctl --user status org.freedesktop.secrets >/dev/null 2>&1 && break; sleep 0.05
+                done
+                status=0
+                "$2" cli-worker "$3" "$4" "$5" || status=$?
+                kill "$daemon"; wait "$daemon" || true
+                exit $status
+                """
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            try FileManager.default.createDirectory(atPath: peerHome, withIntermediateDirectories: true)
+            let run = ChildProcess.run(
+                ChildProcess.find("dbus-run-session")!,
+                ["--", "bash", "-c", script, "bash", peerHome, executable, home.path, String(calls), clavis],
+                discardingErrors: true)  // dbus-daemon warns that it may not raise its file limit
+            let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
+            guard run.status == 0 else { throw SkipReason("the comparison failed: \(lines.joined(separator: "; "))") }
+            return lines
+        }
+
+        /// Inside the D-Bus session: stores the same secrets with `secret-tool`, then times both commands call by
+        /// call, alternating, and prints a row for each and their ratio.
+        static func worker(home: String, calls: Int, clavis: String) -> Int32 {
+            setenv("CLAVIS_HOME", home, 1)
+            guard let secretTool = ChildProcess.find("secret-tool") else { return 2 }
+            for index in 0..<calls {
+                let stored = ChildProcess.run(
+                    secretTool, ["store", "--label=bench-\(index)", "bench", "cli", "id", String(index)],
+                    input: Workloads.secret(index))
+                guard stored.status == 0 else {
+                    print("secret-tool store failed with status \(stored.status)")
+                    return 1
+                }
+            }
+            var peer = Measurement(name: "secret-tool lookup", storeSize: calls)
+            var ours = Measurement(name: "clavis find -w", storeSize: calls)
+            let warmUp = min(10, calls)
+            for round in 0..<(warmUp + calls) {
+                let index = round % calls
+                var peerRun: (status: Int32, output: [UInt8]) = (0, [])
+                var ourRun: (status: Int32, output: [UInt8]) = (0, [])
+                let peerCall = {
+                    peerRun = ChildProcess.run(secretTool, ["lookup", "bench", "cli", "id", String(index)])
+                }
+                let ourCall = {
+                    ourRun = ChildProcess.run(
+                        clavis, ["find-generic-password", "-a", "acct-\(index)", "-s", "bench.service", "-w"])
+                }
+                if round < warmUp {
+                    peerCall()
+                    ourCall()
+                } else {
+                    peer.time(peerCall)
+                    ours.time(ourCall)
+                }
+                // secret-tool prints the secret as stored; clavis -w ends it with a newline.
+                guard peerRun.status == 0, peerRun.output == Workloads.secret(index) else {
+                    print("secret-tool lookup \(index) failed with status \(peerRun.status)")
+                    return 1
+                }
+                guard ourRun.status == 0, ourRun.output == Workloads.secret(index) + [0x0A] else {
+                    print("clavis find-generic-password \(index) failed with status \(ourRun.status)")
+                    return 1
+                }
+            }
+            print(ours.row)
+            print(peer.row)
+            print(
+                String(
+                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx",
+                    ours.percentile(0.5) / peer.percentile(0.5)))
+            return 0
+        }
+    }
+#endif

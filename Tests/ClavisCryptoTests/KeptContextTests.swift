@@ -1,0 +1,83 @@
+import ClavisCore
+import ClavisCrypto
+import Testing
+
+/// Contexts kept from one call to the next give the published answers on every call, whatever came before.
+@Suite struct KeptContextTests {
+    @Test func oneGCMContextSealsAndOpensEveryPublishedVectorInTurn() throws {
+        let context = AESGCMContext()
+        for _ in 0..<2 {
+            for vector in GCMVector.all {
+                let sealed = try context.seal(
+                    secureHex(vector.plaintext), key: secureHex(vector.key), nonce: hex(vector.nonce),
+                    authenticating: hex(vector.aad))
+                #expect(sealed == hex(vector.nonce) + hex(vector.ciphertext) + hex(vector.tag), "\(vector.name)")
+                let opened = try context.open(sealed, key: secureHex(vector.key), authenticating: hex(vector.aad))
+                #expect(opened.unprotectedBytes() == hex(vector.plaintext), "\(vector.name)")
+            }
+        }
+    }
+
+    @Test func aGCMContextOpensCorrectlyAfterAFailedTag() throws {
+        let context = AESGCMContext()
+        let vector = GCMVector.all[3]
+        var box = hex(vector.nonce) + hex(vector.ciphertext) + hex(vector.tag)
+        box[box.count - 1] ^= 1
+        #expect(throws: CryptoError.authenticationFailed) {
+            try context.open(box, key: secureHex(vector.key), authenticating: hex(vector.aad))
+        }
+        box[box.count - 1] ^= 1
+        let opened = try context.open(box, key: secureHex(vector.key), authenticating: hex(vector.aad))
+        #expect(opened.unprotectedBytes() == hex(vector.plaintext))
+    }
+
+    @Test func aGCMContextRefusesOtherAssociatedDataEachTime() throws {
+        let context = AESGCMContext()
+        let key = SecureRandom.secureBytes(count: 32)
+        let sealed = try context.seal(SecureBytes(utf8("secret")), key: key, authenticating: utf8("row 1"))
+        for _ in 0..<3 {
+            #expect(throws: CryptoError.authenticationFailed) {
+                try context.open(sealed, key: key, authenticating: utf8("row 2"))
+            }
+        }
+        #expect(try context.open(sealed, key: key, authenticating: utf8("row 1")).unprotectedBytes() == utf8("secret"))
+    }
+
+    @Test func aKeptWrapKeyMatchesRFC3394AndRefusesAlteredBytesEachTime() throws {
+        let kek = secureHex("000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F")
+        let key = secureHex("00112233445566778899AABBCCDDEEFF000102030405060708090A0B0C0D0E0F")
+        let wrapped = hex("28C9F404C4B810F4CBCCB35CFB87F8263F5786E2D80ED326CBC7F0E71A99F43BFB988B9B7A02DD21")
+        let kept = try AESKeyWrapKey(kek)
+        for _ in 0..<3 {
+            #expect(try kept.wrap(key) == wrapped)
+            #expect(try kept.unwrap(wrapped) == key)
+            var altered = wrapped
+            altered[5] ^= 0x80
+            #expect(throws: CryptoError.authenticationFailed) { try kept.unwrap(altered) }
+        }
+        let fresh = SecureRandom.secureBytes(count: 32)
+        #expect(try AESKeyWrap.unwrap(try kept.wrap(fresh), with: kek) == fresh)
+    }
+
+    @Test func aKeptWrapKeyRefusesAKEKOfTheWrongSize() {
+        #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: 16)) {
+            try AESKeyWrapKey(SecureRandom.secureBytes(count: 16))
+        }
+    }
+
+    @Test func aKeptHMACKeyMatchesRFC4231OnEveryCall() {
+        let jefe = HMACSHA256Key(SecureBytes(utf8("Jefe")))
+        let zeros = HMACSHA256Key(SecureBytes([UInt8](repeating: 0x0b, count: 20)))
+        for _ in 0..<3 {
+            #expect(
+                jefe.authenticationCode(for: utf8("what do ya want for nothing?"))
+                    == hex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"))
+            #expect(
+                zeros.authenticationCode(for: utf8("Hi There"))
+                    == hex("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"))
+        }
+        #expect(
+            HMACSHA256Key(SecureBytes([UInt8]())).authenticationCode(for: [])
+                == hex("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"))
+    }
+}
