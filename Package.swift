@@ -63,6 +63,6 @@ let package = Package(
     ]
     // The benchmark also measures through Apple's API, which exists only here.
     for target in package.targets where target.name == "clavis-bench" {
-        target.dependencies.append("Security")
+        target.dependencies += ["Security", "ClavisClient"]
     }
 #endif

@@ -1,7 +1,8 @@
 #if os(Linux)
+    import ClavisClient
     import ClavisStore
     import Foundation
-    @_spi(Clavis) import Security
+    import Security
 
     /// The same operations through Apple's API, with the dictionaries an app passes: what a user of `Security`
     /// waits for, environment, dictionary parsing and bridging included.
@@ -10,12 +11,17 @@
     /// bridging are timed.
     enum APIWorkloads {
         /// The access group an item added through `Security` by this process goes to.
-        static var accessGroup: String { ClavisDefaultAccessGroup() }
+        static var accessGroup: String { (try? KeychainClient().status().accessGroups.first) ?? "" }
 
         /// `SecItemAdd` and `SecItemCopyMatching` by primary key returning data, `operations` times each on
         /// `bench`'s keychain (named by `$CLAVIS_HOME`, as an app's is); the items added are deleted again.
         static func run(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
-            setenv("CLAVIS_HOME", bench.home.path, 1)
+            try ClavisConfiguration.withConfiguration(ClavisConfiguration.current.with(home: bench.home.path)) {
+                try measure(bench, operations: operations)
+            }
+        }
+
+        private static func measure(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
             var add = Measurement(name: "SecItemAdd", storeSize: bench.size)
             for index in 0..<operations {
                 let attributes =
