@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ClavisStore", targets: ["ClavisStore"]),
         .executable(name: "clavis-bench", targets: ["clavis-bench"]),
+        .executable(name: "clavisd", targets: ["clavisd"]),
     ],
     targets: [
         .systemLibrary(
@@ -17,16 +18,24 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(name: "CProcessHardening"),
+        .target(name: "CUnixSocket"),
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
         .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
         .target(name: "ClavisIdentity", dependencies: ["ClavisCore"]),
+        .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket"]),
+        .target(
+            name: "ClavisServer",
+            dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket"]),
+        .executableTarget(name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"]),
         .target(name: "ClavisEmbedded", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore"]),
         .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
+        .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
         .testTarget(name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
     ],
     swiftLanguageModes: [.v6]
@@ -46,7 +55,8 @@ let package = Package(
         .target(
             name: "ClavisClient",
             dependencies: [
-                "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisAuthentication", "CProcessHardening",
+                "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisAuthentication",
+                "CProcessHardening",
             ]),
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),

@@ -11,7 +11,8 @@ public import ClavisCore
 ///
 /// | setting | variable | default |
 /// |---|---|---|
-/// | keychain folder | `CLAVIS_HOME` | `$XDG_DATA_HOME/clavis` (absolute only), else `~/.local/share/clavis` |
+/// | keychain daemon | `CLAVIS_SOCKET` | `$XDG_RUNTIME_DIR/clavis/clavisd.sock`, else `/run/clavis/clavisd.sock`, when a daemon listens there; else the embedded keychain |
+/// | keychain folder (embedded) | `CLAVIS_HOME` | `$XDG_DATA_HOME/clavis` (absolute only), else `~/.local/share/clavis` |
 /// | entitlements file | `CLAVIS_ENTITLEMENTS` | none: the executable's name is the identity |
 /// | Apple's rules by default | `CLAVIS_COMPAT=ios` | the macOS file keychain's (lenient) |
 /// | passcode prompt | `CLAVIS_ASKPASS` | the controlling terminal |
@@ -29,6 +30,10 @@ public struct ClavisConfiguration: Sendable, Hashable {
     public var askpassProgram: String?
     /// The scripted biometric sensor's file, if any.
     public var biometryScript: String?
+    /// The daemon's socket named by `CLAVIS_SOCKET`: calls go there, and fail when no daemon answers.
+    public var daemonSocket: String?
+    /// The user's runtime folder (`XDG_RUNTIME_DIR`), where a user daemon's socket is looked for.
+    public var runtimeDirectory: String?
 
     /// Creates a configuration.
     public init(
@@ -41,6 +46,13 @@ public struct ClavisConfiguration: Sendable, Hashable {
         self.dataProtectionRulesByDefault = dataProtectionRulesByDefault
         self.askpassProgram = askpassProgram
         self.biometryScript = biometryScript
+    }
+
+    /// This configuration with calls going to the daemon listening at `socket`.
+    public func with(daemonSocket socket: String?) -> ClavisConfiguration {
+        var changed = self
+        changed.daemonSocket = socket
+        return changed
     }
 
     /// The configuration an environment describes; empty values count as unset.
@@ -62,12 +74,14 @@ public struct ClavisConfiguration: Sendable, Hashable {
         dataProtectionRulesByDefault = value("CLAVIS_COMPAT")?.lowercased() == "ios"
         askpassProgram = value("CLAVIS_ASKPASS")
         biometryScript = value("CLAVIS_BIOMETRY_SCRIPT")
+        daemonSocket = value("CLAVIS_SOCKET")
+        runtimeDirectory = value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
 
     /// The variables this configuration reads.
     public static let variableNames = [
         "CLAVIS_HOME", "XDG_DATA_HOME", "HOME", "CLAVIS_ENTITLEMENTS", "CLAVIS_COMPAT", "CLAVIS_ASKPASS",
-        "CLAVIS_BIOMETRY_SCRIPT",
+        "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET", "XDG_RUNTIME_DIR",
     ]
 
     /// The configuration of this process: read from its environment on first use, then kept. A task (and the

@@ -1,26 +1,72 @@
 public import ClavisCore
 import ClavisEmbedded
+import ClavisIPC
 import ClavisIdentity
 import Synchronization
 
-/// Finds the keychain service a configuration names: the embedded keychain in its folder, for the caller its
-/// entitlements describe. (The daemon, when configured, will be found here too.)
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Finds the keychain service a configuration names: the daemon at `CLAVIS_SOCKET`; else a daemon listening on the
+/// user socket (`$XDG_RUNTIME_DIR/clavis/clavisd.sock`) or the system socket (`/run/clavis/clavisd.sock`); else
+/// the embedded keychain in the configured folder, for the caller its entitlements describe.
 ///
-/// Entitlements files are read once per path and kept; the keychain is opened once per folder and kept until the
-/// process exits (`OpenKeychains`). A failure (an unreadable folder or entitlements file) is not kept, so a later
-/// call tries again.
+/// The daemon's service is kept per socket (one connection per process). For the embedded keychain, entitlements
+/// files are read once per path and kept; the keychain is opened once per folder and kept until the process exits
+/// (`OpenKeychains`). A failure (an unreadable folder or entitlements file) is not kept, so a later call tries
+/// again.
 public enum ServiceDirectory {
+    /// The system daemon's socket.
+    public static let systemSocket = "/run/clavis/clavisd.sock"
+
     /// The service for `configuration`.
     ///
     /// - Throws: `missingEntitlement` for an unreadable entitlements file; the keychain's own errors when it cannot
-    ///   be opened.
+    ///   be opened. (A configured daemon that does not answer fails the calls, with `notAvailable`.)
     public static func service(for configuration: ClavisConfiguration) throws(KeychainError) -> any KeychainService {
+        if let socket = configuration.daemonSocket {
+            return remote(socket, reason: "the daemon named by CLAVIS_SOCKET")
+        }
+        if let runtime = configuration.runtimeDirectory,
+            let daemon = answering(runtime + "/clavis/clavisd.sock", reason: "the user daemon's socket")
+        {
+            return daemon
+        }
+        if let daemon = answering(systemSocket, reason: "the system daemon's socket") {
+            return daemon
+        }
         let entitlements = try entitlements(path: configuration.entitlementsPath)
         let keychain = try OpenKeychains.keychain(home: configuration.home)
         let reason =
-            "no daemon is configured; keychain folder from \(configuration.homeSource)"
+            "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
         return EmbeddedKeychainService(keychain: keychain, entitlements: entitlements, reason: reason)
+    }
+
+    /// The daemon at `path` when a socket is there and a daemon answers on it (a stale socket is passed over).
+    private static func answering(_ path: String, reason: String) -> (any KeychainService)? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        let service = remote(path, reason: reason)
+        do {
+            try service.connect()
+            return service
+        } catch {
+            return nil
+        }
+    }
+
+    /// The service of the daemon at `socket`, one per socket and process.
+    private static func remote(_ socket: String, reason: String) -> RemoteKeychainService {
+        remotes.withLock { remotes in
+            if let known = remotes[socket] { return known }
+            let service = RemoteKeychainService(socketPath: socket, reason: reason)
+            remotes[socket] = service
+            return service
+        }
     }
 
     private static func entitlements(path: String?) throws(KeychainError) -> Entitlements {
@@ -31,4 +77,5 @@ public enum ServiceDirectory {
     }
 
     private static let loaded = Mutex<[String?: Entitlements]>([:])
+    private static let remotes = Mutex<[String: RemoteKeychainService]>([:])
 }

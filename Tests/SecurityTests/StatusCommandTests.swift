@@ -9,7 +9,8 @@ import Testing
         let plain = try ClavisBinary.run(["status"], home: home)
         #expect(plain.status == 0, "\(plain.standardError)")
         #expect(
-            plain.standardOutput.contains("mode: embedded (no daemon is configured; keychain folder from CLAVIS_HOME)"))
+            plain.standardOutput.contains(
+                "mode: embedded (no daemon is configured or listening; keychain folder from CLAVIS_HOME)"))
         #expect(plain.standardOutput.contains("keychain: \"\(home)\""))
         #expect(plain.standardOutput.contains("lock state: unlocked"))
         #expect(plain.standardOutput.contains("passcode: none"))

@@ -1,0 +1,123 @@
+#define _GNU_SOURCE
+#include "CUnixSocket.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+const char *clavis_last_error_text(void) {
+    return strerror(errno);
+}
+
+static int clavis_address(const char *path, struct sockaddr_un *address) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address->sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(address->sun_path, path);
+    return 0;
+}
+
+int clavis_socket_connect(const char *path) {
+    struct sockaddr_un address;
+    if (clavis_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int clavis_socket_listen(const char *path, unsigned int mode) {
+    struct sockaddr_un address;
+    if (clavis_address(path, &address) != 0) return -1;
+    struct stat existing;
+    if (lstat(path, &existing) == 0) {
+        if (!S_ISSOCK(existing.st_mode)) {
+            errno = EEXIST;
+            return -1;
+        }
+        unlink(path);
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    mode_t previous = umask(0777 & ~(mode_t)mode);
+    int bound = bind(fd, (struct sockaddr *)&address, sizeof address);
+    umask(previous);
+    if (bound != 0 || chmod(path, (mode_t)mode) != 0 || listen(fd, 128) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int clavis_socket_accept(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+}
+
+int clavis_socket_send_all(int fd, const void *buffer, size_t length) {
+    const char *next = buffer;
+    while (length > 0) {
+        ssize_t sent = send(fd, next, length, MSG_NOSIGNAL);
+        if (sent < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        next += sent;
+        length -= (size_t)sent;
+    }
+    return 0;
+}
+
+int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
+    char *next = buffer;
+    size_t wanted = length;
+    while (wanted > 0) {
+        ssize_t got = recv(fd, next, wanted, 0);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (got == 0) {
+            if (wanted == length) return 1;
+            errno = ECONNRESET;
+            return -1;
+        }
+        next += got;
+        wanted -= (size_t)got;
+    }
+    return 0;
+}
+
+int clavis_socket_peer(int fd, int *pid, unsigned int *uid, unsigned int *gid) {
+    struct ucred credentials;
+    socklen_t size = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) != 0) return -1;
+    *pid = credentials.pid;
+    *uid = credentials.uid;
+    *gid = credentials.gid;
+    return 0;
+}
+
+int clavis_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+}
+
+int clavis_pidfd_is_alive(int pidfd) {
+    struct pollfd watch = {.fd = pidfd, .events = POLLIN, .revents = 0};
+    return poll(&watch, 1, 0) == 0 ? 1 : 0;
+}

@@ -1,0 +1,175 @@
+public import ClavisCore
+public import FoundationEssentials
+
+/// What a client asks clavisd: one `KeychainService` call.
+public enum Request: Sendable {
+    case add(NewItem)
+    case find(ItemQuery)
+    case update(ItemQuery, ItemChanges)
+    case delete(ItemQuery)
+    case lock
+    case unlock(SecureBytes?)
+    case verifyPasscode(SecureBytes)
+    case setPasscode(SecureBytes?, current: SecureBytes?, PasscodeStrength)
+    case status
+    case exportBackup(passphrase: SecureBytes, PasscodeStrength)
+    case importBackup(Data, passphrase: SecureBytes)
+
+    /// The request's bytes (which may hold a secret: wipe the writer once sent).
+    public func encode(to writer: inout ByteWriter) {
+        switch self {
+        case .add(let item):
+            writer.byte(1)
+            writer.newItem(item)
+        case .find(let query):
+            writer.byte(2)
+            writer.query(query)
+        case .update(let query, let changes):
+            writer.byte(3)
+            writer.query(query)
+            writer.changes(changes)
+        case .delete(let query):
+            writer.byte(4)
+            writer.query(query)
+        case .lock:
+            writer.byte(5)
+        case .unlock(let passcode):
+            writer.byte(6)
+            writer.optional(passcode) { $0.secret($1) }
+        case .verifyPasscode(let passcode):
+            writer.byte(7)
+            writer.secret(passcode)
+        case .setPasscode(let new, let current, let strength):
+            writer.byte(8)
+            writer.optional(new) { $0.secret($1) }
+            writer.optional(current) { $0.secret($1) }
+            writer.strength(strength)
+        case .status:
+            writer.byte(9)
+        case .exportBackup(let passphrase, let strength):
+            writer.byte(10)
+            writer.secret(passphrase)
+            writer.strength(strength)
+        case .importBackup(let archive, let passphrase):
+            writer.byte(11)
+            writer.lengthPrefixed(archive)
+            writer.secret(passphrase)
+        }
+    }
+
+    /// Reads a request.
+    ///
+    /// - Throws: `decode` for anything that is not a whole, well-formed request.
+    public init(from reader: inout ByteReader) throws(KeychainError) {
+        func secret(_ reader: inout ByteReader) throws(KeychainError) -> SecureBytes { try reader.secret() }
+        switch try reader.byte() {
+        case 1: self = .add(try reader.newItem())
+        case 2: self = .find(try reader.query())
+        case 3: self = .update(try reader.query(), try reader.changes())
+        case 4: self = .delete(try reader.query())
+        case 5: self = .lock
+        case 6: self = .unlock(try reader.optional(secret))
+        case 7: self = .verifyPasscode(try reader.secret())
+        case 8:
+            self = .setPasscode(
+                try reader.optional(secret), current: try reader.optional(secret), try reader.strength())
+        case 9: self = .status
+        case 10: self = .exportBackup(passphrase: try reader.secret(), try reader.strength())
+        case 11: self = .importBackup(try reader.data(), passphrase: try reader.secret())
+        default: throw reader.malformed("an unknown request")
+        }
+        guard reader.isAtEnd else { throw reader.malformed("bytes after the request") }
+    }
+}
+
+/// What clavisd answers: the call's result, what the client must do first, or the error.
+public enum Response: Sendable {
+    case failure(KeychainError)
+    case needsUnlock
+    case needsAuthentication(AccessControl, KeychainError.ApplicationPasswordUse)
+    case item(Item)
+    case items([Item])
+    case count(Int)
+    case done
+    case identity(Data)
+    case status(KeychainStatus)
+    case backup(Data, BackupSummary)
+    case restore(RestoreSummary)
+
+    /// The response's bytes (which may hold secrets: wipe the writer once sent).
+    public func encode(to writer: inout ByteWriter) {
+        switch self {
+        case .failure(let error):
+            writer.byte(0)
+            writer.error(error)
+        case .needsUnlock:
+            writer.byte(1)
+        case .needsAuthentication(let policy, let use):
+            writer.byte(2)
+            writer.lengthPrefixed(policy.encoded)
+            writer.bool(use == .seal)
+        case .item(let item):
+            writer.byte(3)
+            writer.item(item)
+        case .items(let items):
+            writer.byte(4)
+            writer.uint32(UInt32(items.count))
+            for item in items { writer.item(item) }
+        case .count(let count):
+            writer.byte(5)
+            writer.uint64(UInt64(max(count, 0)))
+        case .done:
+            writer.byte(6)
+        case .identity(let identity):
+            writer.byte(7)
+            writer.lengthPrefixed(identity)
+        case .status(let status):
+            writer.byte(8)
+            writer.status(status)
+        case .backup(let archive, let summary):
+            writer.byte(9)
+            writer.lengthPrefixed(archive)
+            for count in [summary.exported, summary.thisDeviceOnly, summary.accessControlled] {
+                writer.uint64(UInt64(max(count, 0)))
+            }
+        case .restore(let summary):
+            writer.byte(10)
+            writer.uint64(UInt64(max(summary.restored, 0)))
+            writer.uint64(UInt64(max(summary.alreadyPresent, 0)))
+        }
+    }
+
+    /// Reads a response.
+    ///
+    /// - Throws: `decode` for anything that is not a whole, well-formed response.
+    public init(from reader: inout ByteReader) throws(KeychainError) {
+        func count(_ reader: inout ByteReader) throws(KeychainError) -> Int { Int(clamping: try reader.uint64()) }
+        switch try reader.byte() {
+        case 0: self = .failure(try reader.error())
+        case 1: self = .needsUnlock
+        case 2:
+            self = .needsAuthentication(
+                try AccessControl(encoded: try reader.data()), try reader.bool() ? .seal : .open)
+        case 3: self = .item(try reader.item())
+        case 4:
+            let total = try reader.uint32()
+            var items: [Item] = []
+            for _ in 0..<total { items.append(try reader.item()) }
+            self = .items(items)
+        case 5: self = .count(try count(&reader))
+        case 6: self = .done
+        case 7: self = .identity(try reader.data())
+        case 8: self = .status(try reader.status())
+        case 9:
+            let archive = try reader.data()
+            self = .backup(
+                archive,
+                BackupSummary(
+                    exported: try count(&reader), thisDeviceOnly: try count(&reader),
+                    accessControlled: try count(&reader)))
+        case 10: self = .restore(RestoreSummary(restored: try count(&reader), alreadyPresent: try count(&reader)))
+        default: throw reader.malformed("an unknown response")
+        }
+        guard reader.isAtEnd else { throw reader.malformed("bytes after the response") }
+    }
+}

@@ -1,0 +1,175 @@
+public import ClavisCore
+public import FoundationEssentials
+import Synchronization
+
+/// The keychain service behind clavisd's socket: every call one request frame and one response frame.
+///
+/// One connection per service, opened on first use; calls from several threads take turns on it. When the daemon
+/// went away (restarted, killed), the next call connects again. A request whose answer was lost with the connection
+/// answers `io` and is not repeated (it may have been carried out).
+public final class RemoteKeychainService: KeychainService {
+    /// The daemon's socket.
+    public let socketPath: String
+    /// Why the daemon was chosen, for `status()`.
+    public let reason: String
+    private let connection = Mutex<Connection>(Connection())
+
+    private struct Connection: ~Copyable {
+        var socket: SocketConnection?
+        var nextRequestID: UInt32 = 1
+    }
+
+    /// A service reached through the socket at `socketPath`; nothing is connected until the first call.
+    public init(socketPath: String, reason: String) {
+        self.socketPath = socketPath
+        self.reason = reason
+    }
+
+    /// Connects now, to find out whether a daemon answers.
+    ///
+    /// - Throws: `notAvailable` naming the socket when nothing answers there.
+    public func connect() throws(KeychainError) {
+        try connection.withLock { (connection: inout Connection) throws(KeychainError) in
+            if connection.socket == nil { connection.socket = try SocketConnection(connectingTo: socketPath) }
+        }
+    }
+
+    public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        try answer(.add(item)) { (response) throws(KeychainError) -> Item? in
+            if case .item(let item) = response { item } else { nil }
+        }
+    }
+
+    public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
+        try answer(.find(query)) { (response) throws(KeychainError) -> [Item]? in
+            if case .items(let items) = response { items } else { nil }
+        }
+    }
+
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
+        try answer(.update(query, changes), count)
+    }
+
+    public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
+        try answer(.delete(query), count)
+    }
+
+    public func lock() throws(KeychainError) {
+        try expectDone(.lock)
+    }
+
+    public func unlock(passcode: SecureBytes?) throws(KeychainError) {
+        try expectDone(.unlock(passcode))
+    }
+
+    public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data {
+        guard case .identity(let identity) = try call(.verifyPasscode(passcode)) else { throw unexpected() }
+        return identity
+    }
+
+    public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)
+        throws(KeychainError)
+    {
+        try expectDone(.setPasscode(newPasscode, current: current, strength))
+    }
+
+    public func status() throws(KeychainError) -> KeychainStatus {
+        guard case .status(var status) = try call(.status) else { throw unexpected() }
+        status.location = .daemon(socket: socketPath)
+        status.reason = reason
+        return status
+    }
+
+    public func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength) throws(KeychainError)
+        -> (archive: Data, summary: BackupSummary)
+    {
+        guard case .backup(let archive, let summary) = try call(.exportBackup(passphrase: passphrase, strength))
+        else { throw unexpected() }
+        return (archive, summary)
+    }
+
+    public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
+        guard case .restore(let summary) = try call(.importBackup(archive, passphrase: passphrase)) else {
+            throw unexpected()
+        }
+        return summary
+    }
+
+    // MARK: Calls
+
+    private func count(_ response: Response) throws(KeychainError) -> Int? {
+        if case .count(let count) = response { count } else { nil }
+    }
+
+    private func expectDone(_ request: Request) throws(KeychainError) {
+        guard case .done = try call(request) else { throw unexpected() }
+    }
+
+    /// An item call's answer: the result `extract` finds in the response, or what the client must do first.
+    private func answer<Result: Sendable>(
+        _ request: Request, _ extract: (Response) throws(KeychainError) -> Result?
+    ) throws(KeychainError) -> ServiceAnswer<Result> {
+        let response = try call(request)
+        switch response {
+        case .needsUnlock: return .needsUnlock
+        case .needsAuthentication(let policy, let use): return .needsAuthentication(policy, use)
+        default:
+            guard let result = try extract(response) else { throw unexpected() }
+            return .done(result)
+        }
+    }
+
+    /// Sends `request` and returns the daemon's response; its failure is thrown.
+    private func call(_ request: Request) throws(KeychainError) -> Response {
+        var writer = ByteWriter()
+        request.encode(to: &writer)
+        defer { writer.wipe() }
+        let response = try connection.withLock { (connection: inout Connection) throws(KeychainError) -> Response in
+            let requestID = connection.nextRequestID
+            connection.nextRequestID &+= 1
+            let frame = Frame(requestID: requestID, body: writer.bytes)
+            let socket: SocketConnection
+            if let open = connection.socket {
+                socket = open
+            } else {
+                socket = try SocketConnection(connectingTo: socketPath)
+                connection.socket = socket
+            }
+            do {
+                try socket.send(frame)
+            } catch {
+                // The daemon went away since the last call: connect again once; nothing was carried out.
+                connection.socket = nil
+                let fresh = try SocketConnection(connectingTo: socketPath)
+                connection.socket = fresh
+                try fresh.send(frame)
+            }
+            guard var reply = try receiveDroppingOnFailure(&connection) else {
+                connection.socket = nil
+                throw KeychainError(.io, "the keychain daemon closed the connection before answering")
+            }
+            defer { reply.wipe() }
+            guard reply.requestID == requestID else {
+                connection.socket = nil
+                throw KeychainError(.io, "the keychain daemon answered another request")
+            }
+            var reader = ByteReader(reply.body, subject: "the keychain daemon's answer")
+            return try Response(from: &reader)
+        }
+        if case .failure(let error) = response { throw error }
+        return response
+    }
+
+    private func receiveDroppingOnFailure(_ connection: inout Connection) throws(KeychainError) -> Frame? {
+        do {
+            return try connection.socket?.receive()
+        } catch {
+            connection.socket = nil
+            throw error
+        }
+    }
+
+    private func unexpected() -> KeychainError {
+        KeychainError(.io, "the keychain daemon's answer does not fit the request")
+    }
+}

@@ -1,0 +1,120 @@
+internal import CUnixSocket
+public import ClavisCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One end of a Unix-domain stream socket, owning its descriptor (closed in `deinit`), sending and receiving
+/// frames. Not for concurrent use: its owner serialises calls.
+public final class SocketConnection {
+    /// The descriptor.
+    public let descriptor: Int32
+
+    /// Takes ownership of `descriptor`.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// Connects to the socket at `path`.
+    ///
+    /// - Throws: `notAvailable` naming the socket and the system's reason when nothing answers there.
+    public convenience init(connectingTo path: String) throws(KeychainError) {
+        let descriptor = clavis_socket_connect(path)
+        guard descriptor >= 0 else {
+            throw KeychainError(
+                .notAvailable, "no keychain daemon answers at \(path): \(String(cString: clavis_last_error_text()))")
+        }
+        self.init(descriptor: descriptor)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends one frame.
+    ///
+    /// - Throws: `io` when the peer is gone.
+    public func send(_ frame: Frame) throws(KeychainError) {
+        var header = ByteWriter()
+        frame.writeHeader(to: &header)
+        let sent =
+            header.bytes.withUnsafeBytes { clavis_socket_send_all(descriptor, $0.baseAddress, $0.count) } == 0
+            && frame.body.withUnsafeBytes { clavis_socket_send_all(descriptor, $0.baseAddress, $0.count) } == 0
+        guard sent else {
+            throw KeychainError(.io, "the keychain connection is closed: \(String(cString: clavis_last_error_text()))")
+        }
+    }
+
+    /// Receives one frame; `nil` when the peer closed the connection between frames.
+    ///
+    /// - Throws: `io` when the connection breaks mid-frame; `decode` for a frame that is not Clavis's or is
+    ///   larger than `Frame.maximumBodySize`.
+    public func receive() throws(KeychainError) -> Frame? {
+        var header = [UInt8](repeating: 0, count: Frame.headerSize)
+        switch header.withUnsafeMutableBytes({ clavis_socket_receive_all(descriptor, $0.baseAddress, $0.count) }) {
+        case 1: return nil
+        case 0: break
+        default: throw KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
+        }
+        let (requestID, length) = try Frame.readHeader(header)
+        var body = [UInt8](repeating: 0, count: length)
+        let received = body.withUnsafeMutableBytes { buffer in
+            buffer.isEmpty ? 0 : clavis_socket_receive_all(descriptor, buffer.baseAddress, buffer.count)
+        }
+        guard received == 0 else {
+            throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+        }
+        return Frame(requestID: requestID, body: body)
+    }
+}
+
+/// One message on a keychain connection: a header (magic, version, request id, body length) and a body.
+///
+/// Layout: `CLVS`, version 1 (one byte), the request id (32 bits) and the body's length (32 bits), big-endian; then
+/// the body, at most `maximumBodySize` bytes. A response carries its request's id.
+public struct Frame: Sendable {
+    /// The id pairing a response with its request.
+    public var requestID: UInt32
+    /// The encoded request or response.
+    public var body: [UInt8]
+
+    /// The header's size in bytes.
+    public static let headerSize = 13
+    /// The largest body accepted: a 16 MiB secret with its attributes, or a backup of many items.
+    public static let maximumBodySize = 64 * 1024 * 1024
+    static let magic: [UInt8] = Array("CLVS".utf8)
+    static let version: UInt8 = 1
+
+    /// A frame carrying `body`.
+    public init(requestID: UInt32, body: [UInt8]) {
+        self.requestID = requestID
+        self.body = body
+    }
+
+    func writeHeader(to writer: inout ByteWriter) {
+        writer.raw(Self.magic)
+        writer.byte(Self.version)
+        writer.uint32(requestID)
+        writer.uint32(UInt32(body.count))
+    }
+
+    static func readHeader(_ header: [UInt8]) throws(KeychainError) -> (requestID: UInt32, length: Int) {
+        var reader = ByteReader(header, subject: "a keychain message")
+        guard Array(try reader.take(4)) == magic else { throw reader.malformed("not a Clavis message") }
+        guard try reader.byte() == version else { throw reader.malformed("an unknown protocol version") }
+        let requestID = try reader.uint32()
+        let length = Int(try reader.uint32())
+        guard length <= maximumBodySize else { throw reader.malformed("a body of \(length) bytes") }
+        return (requestID, length)
+    }
+
+    /// Zeroes the body (it may hold a secret).
+    public mutating func wipe() {
+        body.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
+        }
+    }
+}

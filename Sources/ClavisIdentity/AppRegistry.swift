@@ -1,0 +1,97 @@
+import ClavisCore
+import FoundationEssentials
+
+/// The apps clavisd knows: each maps an executable (and optionally its SHA-256) to the entitlements an Xcode
+/// `.entitlements` file would give it. One JSON file per app in the registry folder
+/// (`/etc/clavis/apps.d/` in system mode, `~/.config/clavis/apps.d/` in user mode):
+///
+/// ```json
+/// {"executable": "/usr/bin/example", "sha256": "…64 hex digits…",
+///  "application-identifier": "TEAM.com.example.app", "keychain-access-groups": ["TEAM.com.example.shared"]}
+/// ```
+///
+/// An executable no file names gets its own identity derived from its path: one private group, no shared ones. A
+/// registered executable whose contents no longer match its `sha256` loses its registered groups and is treated as
+/// unregistered.
+public struct AppRegistry: Sendable {
+    /// One registered app.
+    public struct App: Sendable, Hashable, Codable {
+        /// The executable's absolute path.
+        public var executable: String
+        /// The SHA-256 of the executable's contents, lowercase hexadecimal; `nil` trusts the path alone.
+        public var sha256: String?
+        /// The app's `application-identifier`.
+        public var applicationIdentifier: String
+        /// The app's `keychain-access-groups`.
+        public var keychainAccessGroups: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case executable, sha256
+            case applicationIdentifier = "application-identifier"
+            case keychainAccessGroups = "keychain-access-groups"
+        }
+
+        /// Reads a registration; `sha256` and `keychain-access-groups` may be left out.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            executable = try container.decode(String.self, forKey: .executable)
+            sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
+            applicationIdentifier = try container.decode(String.self, forKey: .applicationIdentifier)
+            keychainAccessGroups = try container.decodeIfPresent([String].self, forKey: .keychainAccessGroups) ?? []
+        }
+
+        /// Creates a registration.
+        public init(executable: String, sha256: String?, applicationIdentifier: String, keychainAccessGroups: [String])
+        {
+            self.executable = executable
+            self.sha256 = sha256
+            self.applicationIdentifier = applicationIdentifier
+            self.keychainAccessGroups = keychainAccessGroups
+        }
+    }
+
+    /// The registered apps, by executable path.
+    public var apps: [String: App]
+
+    /// A registry holding `apps`.
+    public init(apps: [App]) {
+        var byPath: [String: App] = [:]
+        for app in apps { byPath[app.executable] = app }
+        self.apps = byPath
+    }
+
+    /// Reads every `*.json` file of `folder`; a missing folder is an empty registry. A file that is not a valid
+    /// registration is skipped and reported in `problems`.
+    public static func load(folder: String) -> (registry: AppRegistry, problems: [String]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var apps: [App] = []
+        var problems: [String] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let path = folder + "/" + name
+            guard let contents = FileManager.default.contents(atPath: path),
+                let app = try? JSONDecoder().decode(App.self, from: contents), app.executable.hasPrefix("/")
+            else {
+                problems.append("\(path) is not an app registration")
+                continue
+            }
+            apps.append(app)
+        }
+        return (AppRegistry(apps: apps), problems)
+    }
+
+    /// The entitlements of the executable at `path` whose contents hash to `sha256` (computed only when a
+    /// registration asks for it: `contentsDigest` is called at most once).
+    public func entitlements(executable path: String, contentsDigest: () -> String?) -> Entitlements {
+        if let app = apps[path], app.sha256 == nil || app.sha256?.lowercased() == contentsDigest() {
+            return Entitlements(
+                applicationIdentifier: app.applicationIdentifier, keychainAccessGroups: app.keychainAccessGroups)
+        }
+        return Self.unregistered(executable: path)
+    }
+
+    /// The identity of an executable no registration covers: its path is its application identifier and its only
+    /// group, so it reaches its own items and nobody else's.
+    public static func unregistered(executable path: String) -> Entitlements {
+        Entitlements(applicationIdentifier: "exe:" + path, keychainAccessGroups: [])
+    }
+}

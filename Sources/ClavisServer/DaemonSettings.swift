@@ -1,0 +1,39 @@
+public import ClavisCore
+
+/// How clavisd runs: its mode, where it listens, where keychains and the app registry live.
+public struct DaemonSettings: Sendable {
+    /// The two ways to run the daemon.
+    public enum Mode: String, Sendable {
+        /// One daemon for every local user, as a dedicated system user: each user's keychain in its own folder the
+        /// users cannot read. Isolates apps and users.
+        case system
+        /// One daemon per user, on the user's own keychain: a shared lock state and enforced groups among the
+        /// user's processes, whose owner can still read the files.
+        case user
+    }
+
+    /// The mode.
+    public var mode: Mode
+    /// The socket to listen on (when systemd passes none).
+    public var socketPath: String
+    /// System mode: the folder holding one keychain folder per user id. User mode: the user's keychain folder.
+    public var state: String
+    /// The app registry's folder.
+    public var registryFolder: String
+
+    /// Creates settings.
+    public init(mode: Mode, socketPath: String, state: String, registryFolder: String) {
+        self.mode = mode
+        self.socketPath = socketPath
+        self.state = state
+        self.registryFolder = registryFolder
+    }
+
+    /// The keychain folder of user `uid`.
+    public func home(for uid: UInt32) -> KeychainHome {
+        switch mode {
+        case .system: KeychainHome(path: state + "/" + String(uid))
+        case .user: KeychainHome(path: state)
+        }
+    }
+}

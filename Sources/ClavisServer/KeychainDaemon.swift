@@ -1,0 +1,117 @@
+internal import CUnixSocket
+public import ClavisCore
+import ClavisEmbedded
+import ClavisIPC
+public import ClavisIdentity
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// clavisd's server: accepts connections on a Unix socket, identifies each peer from the kernel, and answers its
+/// requests with the embedded keychain service of the peer's user, for the groups the app registry gives it.
+///
+/// Each connection is served on its own thread, one request at a time. A malformed, truncated or oversized frame
+/// closes that connection and nothing else; a client that goes away mid-call loses nothing the keychain had
+/// acknowledged (each call is one SQLite transaction).
+public final class KeychainDaemon: Sendable {
+    /// How the daemon runs.
+    public let settings: DaemonSettings
+    /// The apps it knows.
+    public let registry: AppRegistry
+    private let listening: Int32
+    private let daemonUID: UInt32
+
+    /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
+    public init(settings: DaemonSettings, registry: AppRegistry, listening: Int32) {
+        self.settings = settings
+        self.registry = registry
+        self.listening = listening
+        daemonUID = getuid()
+    }
+
+    /// Binds the settings' socket: mode 0666 in system mode (any local user may connect), 0600 in user mode.
+    ///
+    /// - Throws: `io` naming the socket and the system's reason.
+    public static func listen(on path: String, mode: DaemonSettings.Mode) throws(KeychainError) -> Int32 {
+        let descriptor = clavis_socket_listen(path, mode == .system ? 0o666 : 0o600)
+        guard descriptor >= 0 else {
+            throw KeychainError(.io, "cannot listen on \(path): \(String(cString: clavis_last_error_text()))")
+        }
+        return descriptor
+    }
+
+    /// Accepts connections until the listening socket fails; each is served on its own thread.
+    public func run() -> Never {
+        while true {
+            let connection = clavis_socket_accept(listening)
+            if connection < 0 { continue }
+            DispatchQueue.global().async { self.serve(SocketConnection(descriptor: connection)) }
+        }
+    }
+
+    /// Answers one connection's requests until it closes or sends something malformed.
+    func serve(_ connection: SocketConnection) {
+        let service: Result<EmbeddedKeychainService, KeychainError>
+        do throws(KeychainError) {
+            service = .success(try self.service(for: try PeerProcess.identify(descriptor: connection.descriptor)))
+        } catch {
+            service = .failure(error)
+        }
+        while true {
+            let received: Frame?
+            do {
+                received = try connection.receive()
+            } catch {
+                return
+            }
+            guard var frame = received else { return }
+            var reader = ByteReader(frame.body, subject: "a keychain request")
+            let request: Request
+            do {
+                request = try Request(from: &reader)
+            } catch {
+                frame.wipe()
+                return
+            }
+            frame.wipe()
+            let response: Response
+            switch service {
+            case .success(let service): response = RequestHandler.answer(request, with: service)
+            case .failure(let error): response = .failure(error)
+            }
+            var writer = ByteWriter()
+            response.encode(to: &writer)
+            var reply = Frame(requestID: frame.requestID, body: writer.bytes)
+            writer.wipe()
+            defer { reply.wipe() }
+            do {
+                try connection.send(reply)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// The service for `peer`: its user's keychain, the groups the registry gives its executable.
+    func service(for peer: PeerProcess) throws(KeychainError) -> EmbeddedKeychainService {
+        if settings.mode == .user && peer.uid != daemonUID {
+            throw KeychainError(.missingEntitlement, "this keychain daemon serves user \(daemonUID) only")
+        }
+        let entitlements: Entitlements
+        if let executable = peer.executable {
+            entitlements = registry.entitlements(executable: executable) { peer.executableDigest() }
+        } else {
+            // Another user's process the daemon may not look into: it gets one group of its own and no other.
+            entitlements = Entitlements(
+                applicationIdentifier: "uid\(peer.uid).unidentified", keychainAccessGroups: [])
+        }
+        let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid))
+        return EmbeddedKeychainService(
+            keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)")
+    }
+}

@@ -1,0 +1,117 @@
+import CProcessHardening
+import CSystemd
+import ClavisCore
+import ClavisIdentity
+import ClavisServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// clavisd: the keychain daemon. Clients (Security, LocalAuthentication, clavis) reach it through CLAVIS_SOCKET, the
+// user socket or the system socket; it identifies each from the kernel and answers for its groups only.
+
+let usage = """
+    Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR]
+        --system   one daemon for every local user, as a dedicated user: keychains in /var/lib/clavis/<uid>,
+                   socket /run/clavis/clavisd.sock, apps in /etc/clavis/apps.d (needs CAP_SYS_PTRACE to identify
+                   hardened clients)
+        --user     one daemon for this user: the user's keychain ($XDG_DATA_HOME/clavis), socket
+                   $XDG_RUNTIME_DIR/clavis/clavisd.sock, apps in $XDG_CONFIG_HOME/clavis/apps.d
+    With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
+    """
+
+/// Writes a line to standard error.
+func report(_ message: String) {
+    var line = "clavisd: " + message + "\n"
+    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    report(message)
+    exit(status)
+}
+
+func environment(_ name: String) -> String? {
+    guard let raw = getenv(name) else { return nil }
+    let value = String(cString: raw)
+    return value.isEmpty ? nil : value
+}
+
+/// Creates `path` and its missing parents with `mode` (existing folders are left as they are).
+func makeFolders(_ path: String, mode: mode_t) {
+    var prefix = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+        prefix += "/" + component
+        mkdir(prefix, mode)
+    }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var mode: DaemonSettings.Mode?
+var options: [String: String] = [:]
+while let argument = arguments.first {
+    arguments.removeFirst()
+    switch argument {
+    case "--system": mode = .system
+    case "--user": mode = .user
+    case "--socket", "--state", "--registry":
+        guard let value = arguments.first else { fail("\(argument) needs a value\n\(usage)", status: 2) }
+        arguments.removeFirst()
+        options[argument] = value
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default: fail("unknown option \(argument)\n\(usage)", status: 2)
+    }
+}
+guard let mode else { fail("choose --system or --user\n\(usage)", status: 2) }
+
+_ = clavis_disable_core_dumps()
+// A parent may have started the daemon with signals blocked (a thread pool's mask is inherited): SIGTERM must stop
+// it, as systemd and operators expect.
+var unblocked = sigset_t()
+sigemptyset(&unblocked)
+sigprocmask(SIG_SETMASK, &unblocked, nil)
+signal(SIGTERM, SIG_DFL)
+signal(SIGINT, SIG_DFL)
+signal(SIGPIPE, SIG_IGN)
+let home = environment("HOME") ?? "/"
+let settings: DaemonSettings
+switch mode {
+case .system:
+    settings = DaemonSettings(
+        mode: .system, socketPath: options["--socket"] ?? "/run/clavis/clavisd.sock",
+        state: options["--state"] ?? "/var/lib/clavis", registryFolder: options["--registry"] ?? "/etc/clavis/apps.d")
+case .user:
+    let runtime = environment("XDG_RUNTIME_DIR") ?? "/run/user/\(getuid())"
+    let data = environment("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+    let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+    settings = DaemonSettings(
+        mode: .user, socketPath: options["--socket"] ?? runtime + "/clavis/clavisd.sock",
+        state: options["--state"] ?? data + "/clavis",
+        registryFolder: options["--registry"] ?? config + "/clavis/apps.d")
+}
+
+let (registry, problems) = AppRegistry.load(folder: settings.registryFolder)
+for problem in problems { report("\(problem); skipped") }
+
+var listening = clavis_systemd_listening_socket()
+if listening < 0 {
+    let folder = String(
+        settings.socketPath[..<(settings.socketPath.lastIndex(of: "/") ?? settings.socketPath.startIndex)])
+    if !folder.isEmpty { makeFolders(folder, mode: mode == .system ? 0o755 : 0o700) }
+    do throws(KeychainError) {
+        listening = try KeychainDaemon.listen(on: settings.socketPath, mode: mode)
+    } catch {
+        fail(error.reason)
+    }
+    report("\(mode.rawValue) mode, listening on \(settings.socketPath)")
+} else {
+    report("\(mode.rawValue) mode, on the socket systemd passed")
+}
+if mode == .system { makeFolders(settings.state, mode: 0o700) }
+clavis_systemd_notify_ready()
+KeychainDaemon(settings: settings, registry: registry, listening: listening).run()

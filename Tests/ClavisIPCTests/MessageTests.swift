@@ -1,0 +1,95 @@
+import ClavisCore
+import ClavisIPC
+import Foundation
+import Testing
+
+/// Requests and responses survive the trip byte for byte, and no input makes a reader trap.
+@Suite struct MessageTests {
+    private func roundTrip(_ request: Request) throws -> Request {
+        var writer = ByteWriter()
+        request.encode(to: &writer)
+        var reader = ByteReader(writer.bytes, subject: "a request")
+        return try Request(from: &reader)
+    }
+
+    private func roundTrip(_ response: Response) throws -> Response {
+        var writer = ByteWriter()
+        response.encode(to: &writer)
+        var reader = ByteReader(writer.bytes, subject: "a response")
+        return try Response(from: &reader)
+    }
+
+    @Test func anAddCarriesItsAttributesSecretAndProof() throws {
+        let proof = AuthenticationProof(
+            passcode: true, biometryEnrolment: Data([1, 2]), passcodeKeychain: Data([3]),
+            applicationPassword: SecureBytes(Data("app".utf8)))
+        let item = NewItem(
+            itemClass: .internetPassword,
+            attributes: [.server: .data(Data("h".utf8)), .port: .number(443), .account: .string("me")],
+            secret: SecureBytes(Data([0, 255, 7])), authentication: proof)
+        guard case .add(let back) = try roundTrip(.add(item)) else {
+            Issue.record("not an add")
+            return
+        }
+        #expect(back.itemClass == .internetPassword)
+        #expect(back.attributes == item.attributes)
+        #expect(back.secret == item.secret)
+        #expect(back.authentication == proof)
+    }
+
+    @Test func aQueryKeepsEveryField() throws {
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("s")], synchronizable: .any,
+            accessGroups: ["a", "b"], persistentReference: PersistentReference(bytes: Array(repeating: 9, count: 20)),
+            limit: .count(7), returnsSecret: true, authentication: nil, unauthenticatedItems: .skip)
+        guard
+            case .update(let back, let changes) = try roundTrip(
+                .update(query, ItemChanges(attributes: [.label: .string("l")], secret: nil)))
+        else {
+            Issue.record("not an update")
+            return
+        }
+        #expect(back.attributes == query.attributes)
+        #expect(back.synchronizable == .any)
+        #expect(back.accessGroups == ["a", "b"])
+        #expect(back.persistentReference == query.persistentReference)
+        #expect(back.limit == .count(7))
+        #expect(back.returnsSecret && back.unauthenticatedItems == .skip)
+        #expect(changes.attributes == [.label: .string("l")] && changes.secret == nil)
+    }
+
+    @Test func answersKeepWhatTheClientMustDoAndErrorsKeepTheirPolicy() throws {
+        let policy = AccessControl(protection: .whenUnlocked, flags: .userPresence)
+        guard case .needsAuthentication(let back, let use) = try roundTrip(.needsAuthentication(policy, .seal)) else {
+            Issue.record("not a pending authentication")
+            return
+        }
+        #expect(back == policy && use == .seal)
+        let failure = KeychainError(.authFailed, "wrong", pendingAccessControl: policy)
+        guard case .failure(let error) = try roundTrip(.failure(failure)) else {
+            Issue.record("not a failure")
+            return
+        }
+        #expect(error.code == .authFailed && error.reason == "wrong" && error.pendingAccessControl == policy)
+    }
+
+    @Test func randomAndTruncatedBytesAreDecodeErrorsNeverTraps() throws {
+        var random = SystemRandomNumberGenerator()
+        var writer = ByteWriter()
+        Request.find(ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("x")])).encode(to: &writer)
+        let valid = writer.bytes
+        for cut in 0..<valid.count {
+            var reader = ByteReader(Array(valid.prefix(cut)), subject: "a request")
+            #expect(throws: KeychainError.self) { try Request(from: &reader) }
+        }
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0...48, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
+            var request = ByteReader(bytes, subject: "a request")
+            _ = try? Request(from: &request)
+            var response = ByteReader(bytes, subject: "a response")
+            _ = try? Response(from: &response)
+        }
+    }
+}

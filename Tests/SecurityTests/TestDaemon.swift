@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// A real clavisd for a test: its own socket, state and registry in a temporary folder, started as a dedicated
+/// system user (system mode; with `CAP_SYS_PTRACE`, as its unit grants, to identify hardened clients) or as this
+/// user (user mode), stopped and its folder removed by `stop()`.
+final class TestDaemon {
+    /// The user system-mode daemons run as.
+    static let user = "clavistestd"
+
+    let folder: String
+    let socket: String
+    let state: String
+    let registry: String
+    private let process = Process()
+    private let log = Pipe()
+
+    /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), and
+    /// returns once it listens (it says so on standard error before it accepts anything).
+    init(mode: String, apps: [String: [String: Any]] = [:]) throws {
+        folder = try makeTemporaryFolder("clavisd")
+        chmod(folder, 0o755)
+        socket = folder + "/run/clavisd.sock"
+        state = folder + "/state"
+        registry = folder + "/apps.d"
+        for path in [folder + "/run", state, registry] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        for (name, app) in apps {
+            try JSONSerialization.data(withJSONObject: app).write(to: URL(fileURLWithPath: registry + "/" + name))
+        }
+        let daemon = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent()
+            .appendingPathComponent("clavisd").path
+        let arguments = ["--\(mode)", "--socket", socket, "--state", state, "--registry", registry]
+        if mode == "system" {
+            try Self.ensureUser()
+            for path in [folder + "/run", state] { try Self.run("/bin/chown", [Self.user, path]) }
+            chmod(state, 0o700)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments =
+                [
+                    "--reuid=\(Self.user)", "--regid=\(Self.user)", "--clear-groups", "--inh-caps=+sys_ptrace",
+                    "--ambient-caps=+sys_ptrace", daemon,
+                ] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: daemon)
+            process.arguments = arguments
+        }
+        process.standardError = log
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The daemon prints "listening on" once its socket accepts connections: read up to that line.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("listening on") {
+            let chunk = log.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            said += chunk
+        }
+        guard String(decoding: said, as: UTF8.self).contains("listening on") else {
+            throw DaemonFailure(message: "clavisd did not start: " + String(decoding: said, as: UTF8.self))
+        }
+    }
+
+    /// Stops the daemon and removes its folder.
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Kills the daemon at once (SIGKILL) and waits for it.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Runs `clavis` (or the copy at `executable`) as a client of this daemon.
+    func client(
+        _ arguments: [String], executable: String = ClavisBinary.path, environment: [String: String] = [:]
+    ) throws -> ProcessOutput {
+        var merged = ClavisBinary.environment(home: folder + "/unused-embedded-home", environment)
+        merged["CLAVIS_SOCKET"] = socket
+        return try runProcess(executable, arguments, environment: merged)
+    }
+
+    /// A copy of `clavis` at `folder/name/clavis`: another executable, so another identity.
+    func copyOfClavis(named name: String) throws -> String {
+        let directory = folder + "/" + name
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/clavis"
+        try FileManager.default.copyItem(atPath: ClavisBinary.path, toPath: path)
+        return path
+    }
+
+    struct DaemonFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// Creates the daemon's system user once.
+    private static func ensureUser() throws {
+        if getpwnam(user) != nil { return }
+        try run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+    }
+
+    @discardableResult
+    static func run(_ path: String, _ arguments: [String]) throws -> ProcessOutput {
+        let output = try runProcess(path, arguments)
+        guard output.status == 0 else {
+            throw DaemonFailure(message: "\(path) \(arguments) failed: \(output.standardError)")
+        }
+        return output
+    }
+}
