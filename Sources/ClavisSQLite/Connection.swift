@@ -45,9 +45,13 @@ public final class Connection {
         if refusingSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }
         let status = sqlite3_open_v2(name, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
-            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            var message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let code = opened.map { sqlite3_extended_errcode($0) } ?? status
+            let systemError = opened.map { Self.systemErrorNumber($0, resultCode: code) } ?? 0
+            if systemError != 0 { message += ": " + String(cString: strerror(systemError)) }
             sqlite3_close_v2(opened)
-            throw DatabaseError(resultCode: status, message: message, sql: "open")
+            throw DatabaseError(
+                resultCode: code == 0 ? status : code, message: message, sql: "open", systemErrorNumber: systemError)
         }
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
@@ -156,10 +160,23 @@ public final class Connection {
     }
 
     func error(_ status: Int32, sql: String) -> DatabaseError {
-        let code = sqlite3_extended_errcode(handle)
+        let extended = sqlite3_extended_errcode(handle)
+        let code = extended == 0 ? status : extended
         return DatabaseError(
-            resultCode: code == 0 ? status : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
-            systemErrorNumber: sqlite3_system_errno(handle))
+            resultCode: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+            systemErrorNumber: Self.systemErrorNumber(handle, resultCode: code))
+    }
+
+    /// The `errno` behind `resultCode`, or 0 when it is not an I/O failure.
+    ///
+    /// SQLite records the system's error only on `IOERR` and `CANTOPEN` and never clears it, so after one full
+    /// disk every later error (busy, constraint, corruption) would carry its `ENOSPC`: keep it only for the
+    /// codes it can explain.
+    private static func systemErrorNumber(_ handle: OpaquePointer, resultCode: Int32) -> Int32 {
+        switch resultCode & 0xFF {
+        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL: sqlite3_system_errno(handle)
+        default: 0
+        }
     }
 
     /// `path` as a URI path: `%`, `?` and `#` percent-encoded.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A failed SQLite call: the result code, SQLite's message and the SQL text, never the values bound to it.
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// SQLite's primary or extended result code.
@@ -7,7 +13,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The statement that failed, as written (with `?` placeholders), or the operation's name.
     public let sql: String
 
-    /// The operating system's `errno` behind an I/O failure, or 0.
+    /// The operating system's `errno` behind an I/O failure (`IOERR`, `CANTOPEN`, `FULL`), or 0.
     public let systemErrorNumber: Int32
 
     /// Creates an error.
@@ -20,11 +26,11 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
     /// True when the file system had no room (SQLite's `FULL`, or an I/O failure with `ENOSPC` or `EDQUOT`).
     public var isDiskFull: Bool {
-        primaryCode == Self.full || systemErrorNumber == 28 || systemErrorNumber == 122
+        primaryCode == Self.full || systemErrorNumber == ENOSPC || systemErrorNumber == EDQUOT
     }
 
     /// True when the connection or the file cannot be written (`SQLITE_READONLY`, `EROFS`).
-    public var isReadOnly: Bool { primaryCode == Self.readOnly || systemErrorNumber == 30 }
+    public var isReadOnly: Bool { primaryCode == Self.readOnly || systemErrorNumber == EROFS }
 
     /// The primary result code (the low byte of an extended code).
     public var primaryCode: Int32 { resultCode & 0xFF }
