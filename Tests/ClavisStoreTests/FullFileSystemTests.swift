@@ -46,4 +46,18 @@ import Testing
         #expect(status { try keychain.add(password(account: "first")) } == .duplicateItem)
         #expect(status { try keychain.add(big) } == nil)
     }
+
+    @Test func aKeychainOpenedOnAFullDiskAcceptsWritesOnceThereIsRoomAgain() throws {
+        let fileSystem = try SmallFileSystem()
+        _ = try Keychain(home: fileSystem.home).add(password(account: "first"))
+        try fileSystem.fillUp()
+        let keychain = try Keychain(home: fileSystem.home)
+        #expect(try keychain.find(query(account: "first")).first?.secret?.string == "s3cret")
+        #expect(status { try keychain.add(password(account: "second")) } == .diskFull)
+        fileSystem.makeRoom()
+        #expect(status { try keychain.add(password(account: "second")) } == nil)
+        #expect(status { try keychain.add(password(account: "first")) } == .duplicateItem)
+        #expect(try keychain.delete(query(account: "first")) == 1)
+        #expect(try keychain.find(query(account: "second")).first?.secret?.string == "s3cret")
+    }
 }

@@ -12,13 +12,16 @@ import FoundationEssentials
 /// The keychain's state in one process: the open database, the keybag, the class keys that are open and the lock
 /// state. Not thread-safe: `Keychain` serialises every call through a mutex.
 final class KeychainEngine {
-    let connection: Connection
+    private(set) var connection: Connection
     var keybag: Keybag
     let digests: IndexDigests
     var classKeys: [ProtectionClass: SecureBytes] = [:]
     var lockState: LockState
     /// Why the keychain was opened read-only (a full or read-only file system), or `nil` when it can be written.
-    let writeRefusal: KeychainError?
+    private(set) var writeRefusal: KeychainError?
+    /// The open keychain folder, through which the database is opened again for writing once it can be.
+    private let folder: KeychainFolder
+    private let home: KeychainHome
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
 
@@ -32,6 +35,8 @@ final class KeychainEngine {
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
         try folder.ensureFile(KeychainHome.databaseName)
         let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
+        self.folder = folder
+        self.home = home
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         self.writeRefusal = writeRefusal
@@ -49,6 +54,17 @@ final class KeychainEngine {
         } catch let error as KeychainError where error.code == .authFailed {
             throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
         }
+    }
+
+    /// Before a write on a keychain that was opened read-only: opens the database again, for writing when that
+    /// works now (room was made, the file system was remounted writable), else read-only as before with the reason.
+    ///
+    /// SQLite shares one shared-memory index per file among a process's connections, and the read-only one's would
+    /// make the new connection read-only as well: it is closed first (an empty in-memory database stands in).
+    func reopenForWritingIfRefused() throws {
+        guard writeRefusal != nil else { return }
+        connection = try Connection(path: ":memory:")
+        (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
     }
 
     // MARK: Lock state
