@@ -23,6 +23,9 @@ public final class Connection {
         /// Read only, without writing even SQLite's shared-memory index (`readonly_shm`): for a database on a full
         /// or read-only file system. A write answers `SQLITE_READONLY`.
         case readOnly
+        /// Read only, of a file nobody can change (on a read-only file system, with no write-ahead log): SQLite
+        /// takes no lock and needs no shared-memory index (`immutable`).
+        case immutable
     }
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for other connections' locks.
@@ -41,6 +44,9 @@ public final class Connection {
         case .readOnly:
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + Self.uriEscaped(path) + "?readonly_shm=1"
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
         }
         if refusingSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }
         let status = sqlite3_open_v2(name, &opened, flags, nil)

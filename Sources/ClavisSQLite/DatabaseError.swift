@@ -32,6 +32,9 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// True when the connection or the file cannot be written (`SQLITE_READONLY`, `EROFS`).
     public var isReadOnly: Bool { primaryCode == Self.readOnly || systemErrorNumber == EROFS }
 
+    /// True when SQLite could not open the file or one of its companions (`SQLITE_CANTOPEN`).
+    public var isCannotOpen: Bool { primaryCode == Self.cannotOpen }
+
     /// The primary result code (the low byte of an extended code).
     public var primaryCode: Int32 { resultCode & 0xFF }
 
@@ -52,6 +55,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     static let busy: Int32 = 5
     static let readOnly: Int32 = 8
     static let full: Int32 = 13
+    static let cannotOpen: Int32 = 14
     static let locked: Int32 = 6
     static let corrupt: Int32 = 11
     static let notADatabase: Int32 = 26

@@ -60,4 +60,21 @@ import Testing
         #expect(try keychain.delete(query(account: "first")) == 1)
         #expect(try keychain.find(query(account: "second")).first?.secret?.string == "s3cret")
     }
+
+    @Test func aKeychainOnAReadOnlyFileSystemReadsAndRefusesWritesNamingTheFolder() throws {
+        let fileSystem = try SmallFileSystem()
+        _ = try Keychain(home: fileSystem.home).add(password(account: "first"))
+        try fileSystem.remount(readOnly: true)
+        let keychain = try Keychain(home: fileSystem.home)
+        #expect(try keychain.find(query(account: "first")).first?.secret?.string == "s3cret")
+        do {
+            _ = try keychain.add(password(account: "second"))
+            Issue.record("added an item on a read-only file system")
+        } catch {
+            #expect(error.code == .io)
+            #expect(error.reason.contains(fileSystem.home.path) && error.reason.contains("read-only file system"))
+        }
+        try fileSystem.remount(readOnly: false)
+        #expect(status { try keychain.add(password(account: "second")) } == nil)
+    }
 }

@@ -76,15 +76,20 @@ final class KeychainFolder {
         return text
     }
 
-    /// Opens the file `name` (never through a symbolic link), creating it with mode 0600 when `creating` allows,
-    /// and checks that it is a regular file of this user, narrowing its mode to 0600.
+    /// Opens the file `name` for reading (never through a symbolic link), creating it with mode 0600 when it is
+    /// missing and `creating` allows, and checks that it is a regular file of this user, narrowing its mode to 0600.
     ///
+    /// An existing file is opened read-only, so a keychain on a read-only file system still opens; only a missing
+    /// one is created (`O_CREAT | O_EXCL`, opened again if another process created it meanwhile).
     /// - Returns: the open descriptor (the caller closes it), or `nil` when the file does not exist and may not
     ///   be created.
-    func openFile(_ name: String, writable: Bool = false, creating: Bool = false) throws(KeychainError) -> Int32? {
-        var flags = (writable || creating ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        if creating { flags |= O_CREAT }
-        let opened = openat(descriptor, name, flags, 0o600)
+    func openFile(_ name: String, creating: Bool = false) throws(KeychainError) -> Int32? {
+        let flags = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+        var opened = openat(descriptor, name, O_RDONLY | flags)
+        while opened < 0 && errno == ENOENT && creating {
+            opened = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | flags, 0o600)
+            if opened < 0 && errno == EEXIST { opened = openat(descriptor, name, O_RDONLY | flags) }
+        }
         guard opened >= 0 else {
             if errno == ENOENT && !creating { return nil }
             throw Self.openError(path(of: name), errno, what: "file")
@@ -106,6 +111,12 @@ final class KeychainFolder {
     /// Checks, when the file `name` exists, that it is a regular file of this user, narrowing its mode to 0600.
     func checkFileIfPresent(_ name: String) throws(KeychainError) {
         if let opened = try openFile(name) { close(opened) }
+    }
+
+    /// True when the folder's file system is mounted read-only.
+    var isOnReadOnlyFileSystem: Bool {
+        var status = statvfs()
+        return fstatvfs(descriptor, &status) == 0 && status.f_flag & UInt(ST_RDONLY) != 0
     }
 
     /// The size of the file `name`, or `nil` when there is none (a link is not followed).

@@ -23,14 +23,23 @@ extension KeychainEngine {
             try Schema.migrator.migrate(connection)
             try foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
             return (connection, nil)
-        } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
-            // Even SQLite's shared-memory index cannot be written: read without it.
-            let refusal = writeRefusal(error, home: home)
+        } catch let failure as DatabaseError where failure.isDiskFull || failure.isReadOnly || failure.isCannotOpen {
+            // Even SQLite's shared-memory index cannot be written (a full disk, or a read-only file system where
+            // it cannot be created): read without it.
+            let readOnlyFileSystem = folder.isOnReadOnlyFileSystem
+            let refusal = writeRefusal(failure, home: home, readOnlyFileSystem: readOnlyFileSystem)
             let connection: Connection
             do {
-                connection = try Connection(path: path, mode: .readOnly, refusingSymbolicLinks: true)
+                // On a read-only file system without a log, nothing can change the file and SQLite could not create
+                // its index: read it as immutable.
+                let immutable = readOnlyFileSystem && folder.size(of: KeychainHome.databaseName + "-wal") == nil
+                connection = try Connection(
+                    path: path, mode: immutable ? .immutable : .readOnly, refusingSymbolicLinks: true)
                 try checkIsKeychain(connection, path: home.databasePath)
             } catch {
+                guard failure.isDiskFull || failure.isReadOnly || readOnlyFileSystem else {
+                    throw KeychainError(.io, "cannot open \(home.databasePath): \(failure.message)")
+                }
                 throw refusal
             }
             return (connection, refusal)
@@ -40,9 +49,15 @@ extension KeychainEngine {
     }
 
     /// The error a write answers when the keychain's file system is full or read-only.
-    static func writeRefusal(_ error: DatabaseError, home: KeychainHome) -> KeychainError {
+    static func writeRefusal(_ error: DatabaseError, home: KeychainHome, readOnlyFileSystem: Bool = false)
+        -> KeychainError
+    {
         if error.isDiskFull {
             return KeychainError(.diskFull, "no space left on the file system of the keychain folder \(home.path)")
+        }
+        if readOnlyFileSystem {
+            return KeychainError(
+                .io, "the keychain folder \(home.path) cannot be written: it is on a read-only file system")
         }
         return KeychainError(.io, "the keychain folder \(home.path) cannot be written (\(error.message))")
     }
