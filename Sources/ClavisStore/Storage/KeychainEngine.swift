@@ -108,11 +108,16 @@ final class KeychainEngine {
     /// counted as a failure and `check` runs with the key (a few key unwraps); a right passcode clears the count
     /// before the transaction commits, a wrong one commits its failure. Attempts from many processes are thereby
     /// serialised: a wrong one is always counted before its answer is known, and a right one never counts toward a
-    /// lockout, however many arrive together. `check` gets `nil` when no passcode is set.
+    /// lockout, however many arrive together. `check` gets `nil` when no passcode is set. While one is set, a
+    /// missing or empty passcode is `authFailed` at once, uncounted.
     private func countingPasscodeAttempts<Result>(
         _ passcode: SecureBytes?, _ check: (SecureBytes?) throws -> Result
     ) throws -> Result {
         guard keybag.hasPasscode else { return try check(nil) }
+        // Nothing was typed: refused alike in unlock, verify and set, and not counted as an attempt.
+        guard let passcode, !passcode.isEmpty else {
+            throw KeychainError(.authFailed, "the keychain passcode is required")
+        }
         var derivedWith = keybag.passcodeKDF
         var passcodeKey = try derivePasscodeKey(passcode)
         let outcome: Swift.Result<Result, KeychainError> = try connection.transaction {
@@ -138,9 +143,9 @@ final class KeychainEngine {
         return try outcome.get()
     }
 
-    /// The passcode key of `passcode` under the recorded KDF; `nil` for no passcode or an empty one.
-    private func derivePasscodeKey(_ passcode: SecureBytes?) throws -> SecureBytes? {
-        guard let passcode, !passcode.isEmpty, keybag.hasPasscode else { return nil }
+    /// The passcode key of `passcode` under the recorded KDF; `nil` when no passcode is set.
+    private func derivePasscodeKey(_ passcode: SecureBytes) throws -> SecureBytes? {
+        guard keybag.hasPasscode else { return nil }
         return try keybag.passcodeKey(for: passcode)
     }
 
