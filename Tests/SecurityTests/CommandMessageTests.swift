@@ -46,4 +46,21 @@ import Testing
         #expect(found.status == 220)  // errSecIO's low byte
         #expect(found.standardError.contains(parent + "/file") && found.standardError.contains("Not a directory"))
     }
+
+    @Test func duringALockoutClavisSaysForHowLongInsteadOfAskingForThePasscode() throws {
+        let folder = try makeTemporaryFolder("clavis-messages")
+        let home = folder + "/home"
+        #expect(try ClavisBinary.run(["add-generic-password", "-s", "svc", "-w", "kept"], home: home).status == 0)
+        #expect(try ClavisBinary.run(["set-keychain-password", "-p", "7391"], home: home).status == 0)
+        for _ in 0..<5 {
+            #expect(try ClavisBinary.run(["unlock-keychain", "-p", "0000"], home: home).status == 51)
+        }
+        let asked = folder + "/asked"
+        let askpass = try ClavisBinary.writeAskpass(in: folder, "#!/bin/sh\necho asked >> \(asked)\necho 7391\n")
+        let found = try ClavisBinary.run(
+            ["find-generic-password", "-s", "svc", "-w"], home: home, environment: ["CLAVIS_ASKPASS": askpass])
+        #expect(found.status == 51, "\(found.standardError)")
+        #expect(found.standardError.contains("locked out") && found.standardError.contains("try again in"))
+        #expect(!FileManager.default.fileExists(atPath: asked), "nobody is asked while attempts are refused")
+    }
 }

@@ -129,7 +129,7 @@ final class KeychainEngine {
                 passcodeKey = try derivePasscodeKey(passcode)
             }
             if let until = try PasscodeAttempts.lockedUntil(connection) {
-                throw PasscodeAttempts.lockoutError(until: until)
+                throw KeychainError.passcodeLockout(until: until)
             }
             try PasscodeAttempts.recordFailure(connection)
             do {
