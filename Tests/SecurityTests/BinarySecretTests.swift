@@ -66,6 +66,21 @@ import Testing
     }
 }
 
+/// Standard input that cannot be read is an error, never an empty (or partial) secret.
+@Suite(.preparedKeychain) struct UnreadableInputTests {
+    @Test(arguments: [["-w", "-"], ["-w"]])
+    func aSecretFromUnreadableInputIsAnErrorAndNothingIsStored(flags: [String]) throws {
+        let home = try makeTemporaryFolder("clavis-unreadable") + "/home"
+        // A folder as standard input: read(2) fails with EISDIR.
+        let command = ([ClavisBinary.path, "add-generic-password", "-s", "dir"] + flags).joined(separator: " ")
+        let added = try runProcess(
+            "/bin/sh", ["-c", "exec \(command) < /"], environment: ClavisBinary.environment(home: home))
+        #expect(added.status != 0, "\(added.standardError)")
+        #expect(added.standardError.contains("Is a directory"), "\(added.standardError)")
+        #expect(try ClavisBinary.run(["find-generic-password", "-s", "dir"], home: home).status == 44)
+    }
+}
+
 /// A new secret typed at a terminal is asked twice, as `security` asks.
 @Suite(.preparedKeychain) struct RetypedSecretTests {
     @Test func aNewSecretTypedAtATerminalMustBeRetypedTheSame() throws {

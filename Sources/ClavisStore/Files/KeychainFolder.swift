@@ -29,7 +29,7 @@ final class KeychainFolder {
             for component in path.split(separator: "/", omittingEmptySubsequences: true) {
                 parent += "/" + component
                 if mkdir(parent, 0o700) != 0 && errno != EEXIST {
-                    throw KeychainError(.io, "cannot create folder \(parent): \(Self.reason(errno))")
+                    throw KeychainError(.io, "cannot create folder \(parent): \(SystemError.text(errno))")
                 }
             }
         }
@@ -43,13 +43,13 @@ final class KeychainFolder {
         descriptor = opened
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw KeychainError(.io, "cannot inspect folder \(path): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot inspect folder \(path): \(SystemError.text(errno))")
         }
         guard status.st_uid == geteuid() else {
             throw KeychainError(.io, "\(path) belongs to another user; a keychain folder must be its owner's")
         }
         if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o700) != 0 {
-            throw KeychainError(.io, "cannot restrict folder \(path) to its owner: \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot restrict folder \(path) to its owner: \(SystemError.text(errno))")
         }
     }
 
@@ -62,7 +62,7 @@ final class KeychainFolder {
     /// SQLite is given, with links refused along the whole path (`SQLITE_OPEN_NOFOLLOW`).
     func resolvedPath() throws(KeychainError) -> String {
         guard let resolved = realpath(path, nil) else {
-            throw KeychainError(.io, "cannot resolve folder \(path): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot resolve folder \(path): \(SystemError.text(errno))")
         }
         defer { free(resolved) }
         let text = String(cString: resolved)
@@ -125,24 +125,20 @@ final class KeychainFolder {
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? Int(status.st_size) : nil
     }
 
-    /// Reads the small file `name` whole into a zeroing buffer, failing if it is larger than `limit` bytes;
-    /// `nil` when it does not exist.
+    /// Reads the small file `name` whole into a zeroing buffer; `nil` when it does not exist.
+    ///
+    /// - Throws: `invalidKeychain` when it holds more than `limit` bytes, `io` when it cannot be read.
     func readSecret(_ name: String, limit: Int) throws(KeychainError) -> SecureBytes? {
         guard let opened = try openFile(name) else { return nil }
         defer { close(opened) }
-        var readCount = 0
-        var failure: Int32 = 0
-        let contents = SecureBytes(count: limit + 1) { buffer in
-            while readCount <= limit {
-                let result = read(opened, buffer.baseAddress! + readCount, limit + 1 - readCount)
-                if result < 0 && errno == EINTR { continue }
-                if result < 0 { failure = errno }
-                if result <= 0 { break }
-                readCount += result
+        do {
+            return try SecureBytes.read(from: opened, limit: limit) ?? SecureBytes([])
+        } catch {
+            switch error {
+            case .tooLong: throw KeychainError(.invalidKeychain, "\(path(of: name)) holds more than \(limit) bytes")
+            case .failed(let failure): throw KeychainError(.io, "cannot read \(path(of: name)): \(failure)")
             }
         }
-        guard failure == 0 else { throw KeychainError(.io, "cannot read \(path(of: name)): \(Self.reason(failure))") }
-        return contents.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<readCount])) }
     }
 
     /// Writes `contents` as the file `name` with mode 0600 unless one is already there; returns false when one was.
@@ -153,7 +149,7 @@ final class KeychainFolder {
         let temporary = name + ".tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
         let opened = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard opened >= 0 else {
-            throw KeychainError(.io, "cannot create \(path(of: temporary)): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot create \(path(of: temporary)): \(SystemError.text(errno))")
         }
         defer { unlinkat(descriptor, temporary, 0) }
         let written = contents.withUnsafeBytes { buffer in write(opened, buffer.baseAddress, buffer.count) }
@@ -162,11 +158,11 @@ final class KeychainFolder {
         guard written == contents.count, failure == 0 else {
             throw KeychainError(
                 failure == ENOSPC || failure == EDQUOT ? .diskFull : .io,
-                "cannot write \(path(of: temporary)): \(Self.reason(failure == 0 ? EIO : failure))")
+                "cannot write \(path(of: temporary)): \(SystemError.text(failure == 0 ? EIO : failure))")
         }
         if linkat(descriptor, temporary, descriptor, name, 0) != 0 {
             if errno == EEXIST { return false }
-            throw KeychainError(.io, "cannot create \(path(of: name)): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot create \(path(of: name)): \(SystemError.text(errno))")
         }
         return true
     }
@@ -174,7 +170,7 @@ final class KeychainFolder {
     private func checkOwnedRegularFile(_ opened: Int32, _ name: String) throws(KeychainError) {
         var status = stat()
         guard fstat(opened, &status) == 0 else {
-            throw KeychainError(.io, "cannot inspect \(path(of: name)): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot inspect \(path(of: name)): \(SystemError.text(errno))")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw KeychainError(.io, "\(path(of: name)) is not a regular file")
@@ -183,7 +179,7 @@ final class KeychainFolder {
             throw KeychainError(.io, "\(path(of: name)) belongs to another user; a keychain file must be its owner's")
         }
         if status.st_mode & 0o077 != 0, fchmod(opened, 0o600) != 0 {
-            throw KeychainError(.io, "cannot restrict \(path(of: name)) to its owner: \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot restrict \(path(of: name)) to its owner: \(SystemError.text(errno))")
         }
     }
 
@@ -194,10 +190,7 @@ final class KeychainFolder {
         case ENOTDIR:
             KeychainError(.io, "\(path) is not a folder")
         default:
-            KeychainError(code == ENOSPC ? .diskFull : .io, "cannot open \(what) \(path): \(reason(code))")
+            KeychainError(code == ENOSPC ? .diskFull : .io, "cannot open \(what) \(path): \(SystemError.text(code))")
         }
     }
-
-    /// The system's text for an `errno` value.
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 }
