@@ -25,7 +25,8 @@ final class KeychainFolder {
     init(_ path: String, creatingIfMissing: Bool = true) throws(KeychainError) {
         self.path = path
         if creatingIfMissing {
-            var parent = ""
+            // A relative path stays relative: its folders are made from the current one, never from the root.
+            var parent = path.hasPrefix("/") ? "" : "."
             for component in path.split(separator: "/", omittingEmptySubsequences: true) {
                 parent += "/" + component
                 if mkdir(parent, 0o700) != 0 && errno != EEXIST {
