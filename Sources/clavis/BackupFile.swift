@@ -93,12 +93,9 @@ struct BackupFile {
         }
     }
 
-    private var folder: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    private var folder: String { PathParts(path).folder }
 
-    private var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
+    private var name: String { PathParts(path).name }
 
     private func failure(_ what: String, _ code: Int32) -> KeychainError {
         KeychainError(

@@ -22,11 +22,12 @@ enum Console {
     }
 
     /// Reports a failed keychain call in `security`'s shape and returns the exit status for it.
+    ///
+    /// A bare status comes from a `SecItem*` call, which reaches only the keychain: a full disk is its folder's,
+    /// said in the store's words.
     static func fail(_ call: String, _ status: OSStatus) -> Int32 {
         if status == errSecDiskFull {
-            let folder = ClavisConfiguration.current.home.path
-            return fail(
-                call, KeychainError(.diskFull, "no space left on the file system of the keychain folder \(folder)"))
+            return fail(call, KeychainError.keychainDiskFull(folder: ClavisConfiguration.current.home.path))
         }
         let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
         error("clavis: \(call): \(message)")

@@ -5,7 +5,7 @@ import Testing
 /// Any dictionary gets a status back and never stops the process.
 @Suite(.preparedKeychain) struct FuzzTests {
     /// `clavis-fuzz`, built next to this test bundle by `swift build`.
-    static let executable = URL(fileURLWithPath: ClavisCommandTests.executable).deletingLastPathComponent()
+    static let executable = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent()
         .appendingPathComponent("clavis-fuzz").path
 
     /// Keys whose hashing traps in Foundation (an `NSDate` holding NaN) used to crash all four calls while the

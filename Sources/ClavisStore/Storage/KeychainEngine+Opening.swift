@@ -53,7 +53,7 @@ extension KeychainEngine {
         -> KeychainError
     {
         if error.isDiskFull {
-            return KeychainError(.diskFull, "no space left on the file system of the keychain folder \(home.path)")
+            return KeychainError.keychainDiskFull(folder: home.path)
         }
         if readOnlyFileSystem {
             return KeychainError(

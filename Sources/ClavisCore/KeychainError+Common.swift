@@ -1,6 +1,12 @@
 public import FoundationEssentials
 
+/// Errors more than one layer raises, worded once.
 extension KeychainError {
+    /// `diskFull` for the file system holding the keychain folder `path`.
+    public static func keychainDiskFull(folder path: String) -> KeychainError {
+        KeychainError(.diskFull, "no space left on the file system of the keychain folder \(path)")
+    }
+
     /// The error for a passcode attempt refused by a lockout (`authFailed`): it says so and for how long, since the
     /// passcode itself was never checked.
     public static func passcodeLockout(until: Date, now: Date = Date()) -> KeychainError {
