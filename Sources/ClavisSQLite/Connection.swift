@@ -129,6 +129,30 @@ public final class Connection {
         }
     }
 
+    /// The device and inode of the database file this connection opened, or `nil` when they cannot be learned.
+    ///
+    /// SQLite opens by path and has no call that hands out its descriptor, so it is read from the open file
+    /// (`SQLITE_FCNTL_FILE_POINTER`) of the `unix` VFS, whose file structure has begun with the methods, the VFS,
+    /// the inode record and the descriptor since SQLite 3.7. The VFS is checked first, and a descriptor that is
+    /// not an open regular file gives `nil`, which a caller checking identity treats as a mismatch.
+    public var databaseFileIdentity: (device: UInt64, inode: UInt64)? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+            file.pointee.pMethods != nil, let unix = sqlite3_vfs_find("unix")
+        else { return nil }
+        let layout = UnsafeRawPointer(file)
+        let pointerSize = MemoryLayout<UnsafeRawPointer>.size
+        guard layout.load(fromByteOffset: pointerSize, as: UnsafeRawPointer?.self) == UnsafeRawPointer(unix) else {
+            return nil
+        }
+        let descriptor = layout.load(fromByteOffset: 3 * pointerSize, as: Int32.self)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return nil
+        }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
     /// The rowid of the last inserted row.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -74,7 +74,25 @@ final class KeychainFolder {
         else {
             throw KeychainError(.io, "folder \(path) changed while it was being opened")
         }
+        try Self.checkParentsCannotBeSwapped(text)
         return text
+    }
+
+    /// Refuses a folder below one that anybody may write without the sticky bit: there another user could rename
+    /// the keychain folder away and put one of theirs in its place between the check and SQLite's open.
+    private static func checkParentsCannotBeSwapped(_ resolved: String) throws(KeychainError) {
+        var parent = PathParts(resolved).folder
+        while true {
+            var status = stat()
+            if lstat(parent, &status) == 0, status.st_mode & S_IWOTH != 0, status.st_mode & S_ISVTX == 0 {
+                throw KeychainError(
+                    .io,
+                    "\(parent) may be written by any user and has no sticky bit, so the keychain folder below it "
+                        + "could be swapped; a keychain folder must not lie below such a folder")
+            }
+            if parent == "/" || parent == "." { return }
+            parent = PathParts(parent).folder
+        }
     }
 
     /// Opens the file `name` for reading (never through a symbolic link), creating it with mode 0600 when it is
@@ -118,6 +136,17 @@ final class KeychainFolder {
     var isOnReadOnlyFileSystem: Bool {
         var status = statvfs()
         return fstatvfs(descriptor, &status) == 0 && status.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// The device and inode of the file `name` in this folder (opened with `O_NOFOLLOW`), or `nil` when there is
+    /// none or it is a link.
+    func identity(of name: String) -> (device: UInt64, inode: UInt64)? {
+        let opened = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard opened >= 0 else { return nil }
+        defer { close(opened) }
+        var status = stat()
+        guard fstat(opened, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
     /// The size of the file `name`, or `nil` when there is none (a link is not followed).

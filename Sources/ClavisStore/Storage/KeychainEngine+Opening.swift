@@ -7,12 +7,15 @@ extension KeychainEngine {
     ///
     /// SQLite gets the folder's resolved path and refuses any link on it, so the database it opens is the file the
     /// folder checked, never a link's target.
-    static func openDatabase(in folder: KeychainFolder, home: KeychainHome) throws -> (
+    /// - Parameter path: the path SQLite is given, by default the folder's resolved path; tests name another file
+    ///   to stand for a folder swapped between the check and the open.
+    static func openDatabase(in folder: KeychainFolder, home: KeychainHome, path: String? = nil) throws -> (
         Connection, writeRefusal: KeychainError?
     ) {
-        let path = try folder.resolvedPath() + "/" + KeychainHome.databaseName
+        let path = try path ?? folder.resolvedPath() + "/" + KeychainHome.databaseName
         do {
             let connection = try Connection(path: path, refusingSymbolicLinks: true)
+            try checkOpenedFile(connection, in: folder, path: path)
             try checkIsKeychain(connection, path: home.databasePath)
             try connection.enableWriteAheadLogging()
             // A short write-ahead log: each process that opens the keychain after another exited replays the log,
@@ -42,6 +45,7 @@ extension KeychainEngine {
                 }
                 throw refusal
             }
+            try checkOpenedFile(connection, in: folder, path: path)
             return (connection, refusal)
         } catch let error as DatabaseError where !error.isCorruption {
             throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
@@ -60,6 +64,17 @@ extension KeychainEngine {
                 .io, "the keychain folder \(home.path) cannot be written: it is on a read-only file system")
         }
         return KeychainError(.io, "the keychain folder \(home.path) cannot be written (\(error.message))")
+    }
+
+    /// Refuses a connection whose file is not the folder's `keychain.db`: SQLite opens by path, and another user
+    /// able to rename a parent folder could swap the folder between its check and the open.
+    private static func checkOpenedFile(_ connection: Connection, in folder: KeychainFolder, path: String) throws {
+        let opened = connection.databaseFileIdentity
+        let held = folder.identity(of: KeychainHome.databaseName)
+        guard let opened, let held, opened.device == held.device, opened.inode == held.inode else {
+            throw KeychainError(
+                .io, "\(path) is not the keychain.db of \(folder.path): the folder was replaced while it was opened")
+        }
     }
 
     /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how
