@@ -38,19 +38,16 @@ public struct PasscodeAuthenticator: Sendable {
     {
         guard verifier.hasPasscode else { throw .passcodeNotSet }
         guard interactive, let reader else { throw .notInteractive }
-        for _ in 0..<max(1, reader.attempts) {
-            // While the keychain refuses attempts, nobody is asked for a passcode that cannot be checked.
-            guard (try? verifier.passcodeLockout) == nil else { throw .authenticationFailed }
-            guard let passcode = reader.readPasscode(prompt: prompt) else { throw .userCancel }
-            do {
-                return try verifier.verifyPasscode(passcode)
-            } catch  where error.code == .authFailed {
-                continue
-            } catch {
-                throw .authenticationFailed
+        do {
+            // A lockout that cannot be read lets the verifier answer, as it counts the attempt itself.
+            return try reader.askForPasscode(prompt: prompt) {
+                (try? verifier.passcodeLockout) ?? nil
+            } check: { passcode throws(KeychainError) in
+                try verifier.verifyPasscode(passcode)
             }
+        } catch {
+            throw error.code == .userCanceled ? .userCancel : .authenticationFailed
         }
-        throw .authenticationFailed
     }
 
     /// Asks for an application password, which only the item it opens can check.

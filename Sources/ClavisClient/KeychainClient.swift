@@ -108,25 +108,22 @@ public struct KeychainClient: Sendable {
     /// Unlocks a locked keychain that has a passcode by asking for it (askpass or terminal, a few tries), as macOS
     /// asks before using a locked keychain; throws `otherwise` when there is nothing to unlock or nobody to ask.
     ///
-    /// - Throws: `authFailed` when every answer was wrong (or attempts are locked out), `userCanceled`.
+    /// - Throws: `authFailed` when every answer was wrong, or while attempts are locked out (saying for how long,
+    ///   without asking), `userCanceled`.
     public func unlockAsking(otherwise blocked: KeychainError) throws(KeychainError) {
         let status = try service.status()
         guard status.hasPasscode, status.lockState != .unlocked,
             let reader = Authenticators.passcodeReader(askpassProgram: configuration.askpassProgram)
         else { throw blocked }
-        var failure = KeychainError(.authFailed, "the keychain passcode was not entered")
-        for _ in 0..<max(reader.attempts, 1) {
-            guard let passcode = reader.readPasscode(prompt: Self.unlockPrompt) else {
-                throw KeychainError(.userCanceled, "unlocking the keychain was canceled")
-            }
-            do {
+        do {
+            try reader.askForPasscode(prompt: Self.unlockPrompt) { () throws(KeychainError) in
+                try service.status().passcodeLockout
+            } check: { passcode throws(KeychainError) in
                 try service.unlock(passcode: passcode)
-                return
-            } catch  where error.code == .authFailed {
-                failure = error
             }
+        } catch  where error.code == .userCanceled {
+            throw KeychainError(.userCanceled, "unlocking the keychain was canceled")
         }
-        throw failure
     }
 
     /// The prompt for the keychain passcode, as `security` words it.

@@ -23,6 +23,9 @@ public final class Connection {
         /// Read only, without writing even SQLite's shared-memory index (`readonly_shm`): for a database on a full
         /// or read-only file system. A write answers `SQLITE_READONLY`.
         case readOnly
+        /// Read only, of a file nobody can change (on a read-only file system, with no write-ahead log): SQLite
+        /// takes no lock and needs no shared-memory index (`immutable`).
+        case immutable
     }
 
     /// Opens the database at `path`, waiting up to `busyTimeoutMilliseconds` for other connections' locks.
@@ -41,13 +44,20 @@ public final class Connection {
         case .readOnly:
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
             name = "file:" + Self.uriEscaped(path) + "?readonly_shm=1"
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriEscaped(path) + "?immutable=1"
         }
         if refusingSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }
         let status = sqlite3_open_v2(name, &opened, flags, nil)
         guard status == SQLITE_OK, let opened else {
-            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            var message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let code = opened.map { sqlite3_extended_errcode($0) } ?? status
+            let systemError = opened.map { Self.systemErrorNumber($0, resultCode: code) } ?? 0
+            if systemError != 0 { message += ": " + String(cString: strerror(systemError)) }
             sqlite3_close_v2(opened)
-            throw DatabaseError(resultCode: status, message: message, sql: "open")
+            throw DatabaseError(
+                resultCode: code == 0 ? status : code, message: message, sql: "open", systemErrorNumber: systemError)
         }
         handle = opened
         sqlite3_extended_result_codes(handle, 1)
@@ -119,6 +129,30 @@ public final class Connection {
         }
     }
 
+    /// The device and inode of the database file this connection opened, or `nil` when they cannot be learned.
+    ///
+    /// SQLite opens by path and has no call that hands out its descriptor, so it is read from the open file
+    /// (`SQLITE_FCNTL_FILE_POINTER`) of the `unix` VFS, whose file structure has begun with the methods, the VFS,
+    /// the inode record and the descriptor since SQLite 3.7. The VFS is checked first, and a descriptor that is
+    /// not an open regular file gives `nil`, which a caller checking identity treats as a mismatch.
+    public var databaseFileIdentity: (device: UInt64, inode: UInt64)? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+            file.pointee.pMethods != nil, let unix = sqlite3_vfs_find("unix")
+        else { return nil }
+        let layout = UnsafeRawPointer(file)
+        let pointerSize = MemoryLayout<UnsafeRawPointer>.size
+        guard layout.load(fromByteOffset: pointerSize, as: UnsafeRawPointer?.self) == UnsafeRawPointer(unix) else {
+            return nil
+        }
+        let descriptor = layout.load(fromByteOffset: 3 * pointerSize, as: Int32.self)
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return nil
+        }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
     /// The rowid of the last inserted row.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -156,10 +190,23 @@ public final class Connection {
     }
 
     func error(_ status: Int32, sql: String) -> DatabaseError {
-        let code = sqlite3_extended_errcode(handle)
+        let extended = sqlite3_extended_errcode(handle)
+        let code = extended == 0 ? status : extended
         return DatabaseError(
-            resultCode: code == 0 ? status : code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
-            systemErrorNumber: sqlite3_system_errno(handle))
+            resultCode: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql,
+            systemErrorNumber: Self.systemErrorNumber(handle, resultCode: code))
+    }
+
+    /// The `errno` behind `resultCode`, or 0 when it is not an I/O failure.
+    ///
+    /// SQLite records the system's error only on `IOERR` and `CANTOPEN` and never clears it, so after one full
+    /// disk every later error (busy, constraint, corruption) would carry its `ENOSPC`: keep it only for the
+    /// codes it can explain.
+    private static func systemErrorNumber(_ handle: OpaquePointer, resultCode: Int32) -> Int32 {
+        switch resultCode & 0xFF {
+        case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_FULL: sqlite3_system_errno(handle)
+        default: 0
+        }
     }
 
     /// `path` as a URI path: `%`, `?` and `#` percent-encoded.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A failed SQLite call: the result code, SQLite's message and the SQL text, never the values bound to it.
 public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// SQLite's primary or extended result code.
@@ -7,7 +13,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     /// The statement that failed, as written (with `?` placeholders), or the operation's name.
     public let sql: String
 
-    /// The operating system's `errno` behind an I/O failure, or 0.
+    /// The operating system's `errno` behind an I/O failure (`IOERR`, `CANTOPEN`, `FULL`), or 0.
     public let systemErrorNumber: Int32
 
     /// Creates an error.
@@ -20,11 +26,14 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
 
     /// True when the file system had no room (SQLite's `FULL`, or an I/O failure with `ENOSPC` or `EDQUOT`).
     public var isDiskFull: Bool {
-        primaryCode == Self.full || systemErrorNumber == 28 || systemErrorNumber == 122
+        primaryCode == Self.full || systemErrorNumber == ENOSPC || systemErrorNumber == EDQUOT
     }
 
     /// True when the connection or the file cannot be written (`SQLITE_READONLY`, `EROFS`).
-    public var isReadOnly: Bool { primaryCode == Self.readOnly || systemErrorNumber == 30 }
+    public var isReadOnly: Bool { primaryCode == Self.readOnly || systemErrorNumber == EROFS }
+
+    /// True when SQLite could not open the file or one of its companions (`SQLITE_CANTOPEN`).
+    public var isCannotOpen: Bool { primaryCode == Self.cannotOpen }
 
     /// The primary result code (the low byte of an extended code).
     public var primaryCode: Int32 { resultCode & 0xFF }
@@ -46,6 +55,7 @@ public struct DatabaseError: Error, Sendable, CustomStringConvertible {
     static let busy: Int32 = 5
     static let readOnly: Int32 = 8
     static let full: Int32 = 13
+    static let cannotOpen: Int32 = 14
     static let locked: Int32 = 6
     static let corrupt: Int32 = 11
     static let notADatabase: Int32 = 26

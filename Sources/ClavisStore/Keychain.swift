@@ -53,7 +53,7 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `authFailed` for a wrong or missing passcode; nothing is unlocked then.
     public func unlock(passcode: SecureBytes?) throws(KeychainError) {
-        try perform { try $0.unlock(passcode: passcode) }
+        try perform(writing: true) { try $0.unlock(passcode: passcode) }
     }
 
     /// Checks the passcode without changing the lock state: the passcode step of a user-presence check.
@@ -63,7 +63,7 @@ public final class Keychain: Sendable {
     /// - Throws: `authFailed` when the passcode is wrong or attempts are locked out, `notAvailable` when no passcode
     ///   is set.
     public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) {
-        try perform { try $0.verifyPasscode(passcode) }
+        try perform(writing: true) { try $0.verifyPasscode(passcode) }
     }
 
     /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
@@ -81,17 +81,17 @@ public final class Keychain: Sendable {
     public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil)
         throws(KeychainError)
     {
-        try perform { try $0.setPasscode(newPasscode, current: current, kdf: kdf) }
+        try perform(writing: true) { try $0.setPasscode(newPasscode, current: current, kdf: kdf) }
     }
 
     /// Stores a new item.
     public func add(_ item: NewItem) throws(KeychainError) -> Item {
-        try perform { try $0.add([item])[0] }
+        try perform(writing: true) { try $0.add([item])[0] }
     }
 
     /// Stores several items in one transaction: all of them, or none when one fails.
     public func add(contentsOf items: [NewItem]) throws(KeychainError) -> [Item] {
-        try perform { try $0.add(items) }
+        try perform(writing: true) { try $0.add(items) }
     }
 
     /// Returns the items matching `query`, in insertion order, at most `query.limit`.
@@ -101,12 +101,12 @@ public final class Keychain: Sendable {
 
     /// Applies `changes` to every item matching `query` (one transaction) and returns how many changed.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> Int {
-        try perform { try $0.update(query, with: changes) }
+        try perform(writing: true) { try $0.update(query, with: changes) }
     }
 
     /// Deletes every item matching `query` (one transaction) and returns how many were deleted.
     public func delete(_ query: ItemQuery) throws(KeychainError) -> Int {
-        try perform { try $0.delete(query) }
+        try perform(writing: true) { try $0.delete(query) }
     }
 
     /// SQLite's query plan for the lookup `query` runs: a diagnostic showing which index serves it.
@@ -114,10 +114,15 @@ public final class Keychain: Sendable {
         try perform { try $0.explain(query) }
     }
 
-    private func perform<Result: Sendable>(_ body: (KeychainEngine) throws -> Result) throws(KeychainError) -> Result {
+    /// Runs `body` on the engine under its lock; a call that `writing` first reopens a keychain that was opened
+    /// read-only, in case it can be written now.
+    private func perform<Result: Sendable>(writing: Bool = false, _ body: (KeychainEngine) throws -> Result)
+        throws(KeychainError) -> Result
+    {
         do {
             return try engine.withLock { engine in
                 do {
+                    if writing { try engine.reopenForWritingIfRefused() }
                     return try body(engine)
                 } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
                     // Name the folder and say why: a write on a full (or read-only) file system.

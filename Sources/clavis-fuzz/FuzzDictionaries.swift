@@ -67,14 +67,15 @@ struct FuzzDictionaries {
     }
 
     /// A dictionary of up to a dozen entries (sometimes more than the 128 Clavis reads); half of them start from a
-    /// valid item (class, account, service) so that the calls reach the store, not only the parser.
-    mutating func dictionary() -> NSMutableDictionary {
-        let dictionary = NSMutableDictionary()
+    /// valid item (class, account, service) so that the calls reach the store, not only the parser. One in four is
+    /// a subclass of `NSDictionary` (`PairListDictionary`), which Foundation reads differently.
+    mutating func dictionary(addingService: Bool = false) -> NSDictionary {
+        var keys: [AnyHashable] = []
+        var values: [Any] = []
         var count = random.below(8) == 0 ? 129 + random.below(20) : random.below(12)
         if random.below(2) == 0 {
-            dictionary.setObject(random.pick(["genp", "inet"]), forKey: "class" as NSString)
-            dictionary.setObject("account-\(random.below(20))", forKey: "acct" as NSString)
-            dictionary.setObject("fuzz", forKey: "svce" as NSString)
+            keys += ["class", "acct", "svce"]
+            values += [random.pick(["genp", "inet"]), "account-\(random.below(20))", "fuzz"]
             count = random.below(4)
         }
         // Foundation's own dictionary traps on some pairs of foreign keys (a NaN unequal to itself, numbers equal
@@ -92,8 +93,16 @@ struct FuzzDictionaries {
                 if hasForeignKey { continue }
                 hasForeignKey = true
             }
-            dictionary.setObject(value(), forKey: key)
+            keys.append(key)
+            values.append(value())
         }
+        if addingService {
+            keys.append("svce")
+            values.append("fuzz")
+        }
+        if random.below(4) == 0 { return PairListDictionary(keys: keys, values: values) }
+        let dictionary = NSMutableDictionary()
+        for (key, value) in zip(keys, values) { dictionary.setObject(value, forKey: key) }
         return dictionary
     }
 }

@@ -36,8 +36,7 @@ var counts: [OSStatus: Int] = [:]
 var unknown = 0
 let started = Date()
 for round in 0..<rounds {
-    let dictionary = fuzz.dictionary()
-    if fuzz.random.below(2) == 0 { dictionary.setObject("fuzz", forKey: "svce" as NSString) }
+    let dictionary = fuzz.dictionary(addingService: fuzz.random.below(2) == 0)
     var result: CFTypeRef?
     let statuses = [
         ("SecItemAdd", SecItemAdd(dictionary, &result)),

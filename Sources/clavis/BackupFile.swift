@@ -60,7 +60,7 @@ struct BackupFile {
     static func read(_ path: String) throws(KeychainError) -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw KeychainError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw KeychainError(.io, "cannot read \(path): \(SystemError.text(errno))")
         }
         defer { close(descriptor) }
         var contents = Data()
@@ -69,7 +69,7 @@ struct BackupFile {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else {
-                throw KeychainError(.io, "cannot read \(path): \(String(cString: strerror(errno)))")
+                throw KeychainError(.io, "cannot read \(path): \(SystemError.text(errno))")
             }
             if count == 0 { break }
             contents.append(contentsOf: chunk[0..<count])
@@ -93,16 +93,13 @@ struct BackupFile {
         }
     }
 
-    private var folder: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    private var folder: String { PathParts(path).folder }
 
-    private var name: String { path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path }
+    private var name: String { PathParts(path).name }
 
     private func failure(_ what: String, _ code: Int32) -> KeychainError {
         KeychainError(
-            code == ENOSPC || code == EDQUOT ? .diskFull : .io, "\(what): \(String(cString: strerror(code)))")
+            code == ENOSPC || code == EDQUOT ? .diskFull : .io, "\(what): \(SystemError.text(code))")
     }
 
     private static func resolved(_ path: String) -> String? {

@@ -22,11 +22,12 @@ enum Console {
     }
 
     /// Reports a failed keychain call in `security`'s shape and returns the exit status for it.
+    ///
+    /// A bare status comes from a `SecItem*` call, which reaches only the keychain: a full disk is its folder's,
+    /// said in the store's words.
     static func fail(_ call: String, _ status: OSStatus) -> Int32 {
         if status == errSecDiskFull {
-            let folder = ClavisConfiguration.current.home.path
-            return fail(
-                call, KeychainError(.diskFull, "no space left on the file system of the keychain folder \(folder)"))
+            return fail(call, KeychainError.keychainDiskFull(folder: ClavisConfiguration.current.home.path))
         }
         let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
         error("clavis: \(call): \(message)")
@@ -61,45 +62,30 @@ enum Console {
         return readLine(from: STDIN_FILENO, limit: KeychainLimits.secretBytes)
     }
 
-    /// Reads all of standard input, byte for byte (line breaks included), up to `limit` bytes; `nil` beyond.
+    /// Reads all of standard input, byte for byte (line breaks included), up to `limit` bytes; `nil`, after saying
+    /// why, beyond that or when standard input cannot be read.
     static func readAllInput(limit: Int) -> SecureBytes? {
-        var length = 0
-        var tooLong = false
-        let buffer = SecureBytes(count: limit + 1) { bytes in
-            while length <= limit {
-                let count = read(STDIN_FILENO, bytes.baseAddress! + length, limit + 1 - length)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                length += count
-            }
-            tooLong = length > limit
-        }
-        if tooLong {
-            error("clavis: standard input holds more than \(limit) bytes")
-            return nil
-        }
-        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
+        read(from: STDIN_FILENO, limit: limit, upTo: nil).map { $0 ?? SecureBytes([]) }
     }
 
-    /// Reads bytes up to a newline (not included) or the end of input; `nil` when there were none at all.
+    /// Reads bytes up to a newline (not included) or the end of input; `nil` when there were none at all, or,
+    /// after saying why, when the line is longer than `limit` or standard input cannot be read.
     private static func readLine(from descriptor: Int32, limit: Int) -> SecureBytes? {
-        var length = 0
-        var sawAnything = false
-        let buffer = SecureBytes(count: limit) { bytes in
-            var byte: UInt8 = 0
-            while length < limit {
-                let count = read(descriptor, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { break }
-                sawAnything = true
-                if byte == UInt8(ascii: "\n") { break }
-                bytes[length] = byte
-                length += 1
+        read(from: descriptor, limit: limit, upTo: UInt8(ascii: "\n")) ?? nil
+    }
+
+    /// Reads a secret from `descriptor`, reporting a failed read or an oversized secret and giving `nil` for them;
+    /// `.some(nil)` when the input ended before any byte.
+    private static func read(from descriptor: Int32, limit: Int, upTo delimiter: UInt8?) -> SecureBytes?? {
+        do {
+            return .some(try SecureBytes.read(from: descriptor, limit: limit, upTo: delimiter))
+        } catch {
+            switch error {
+            case .tooLong(let limit): Console.error("clavis: standard input holds more than \(limit) bytes")
+            case .failed(let failure): Console.error("clavis: cannot read standard input: \(failure)")
             }
-            byte = 0
+            return nil
         }
-        guard sawAnything else { return nil }
-        return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
 
     /// True when standard input is a terminal.

@@ -44,10 +44,11 @@ struct ItemFormatter {
         escaped(Data(text.utf8))
     }
 
-    /// A secret as `-w` prints it, as `security` does: the text when it is valid UTF-8, else its bytes in
-    /// lowercase hexadecimal (which `add-generic-password -X` takes back).
+    /// A secret as `-w` prints it, as `security` does: the text when every byte is printable ASCII (0x20…0x7E),
+    /// else its bytes in lowercase hexadecimal (which `add-generic-password -X` takes back), so no escape sequence,
+    /// control byte or line break of a stored secret ever reaches the terminal.
     static func passwordOnly(_ secret: Data) -> String {
-        if let text = String(validating: secret, as: UTF8.self) { return text }
+        if secret.allSatisfy({ (0x20...0x7E).contains($0) }) { return String(decoding: secret, as: UTF8.self) }
         return hex(secret).lowercased()
     }
 

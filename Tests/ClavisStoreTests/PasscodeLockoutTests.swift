@@ -7,6 +7,27 @@ import Testing
 @Suite struct PasscodeLockoutTests {
     let temporary = TemporaryHome()
 
+    /// A missing or empty passcode was never typed: it is refused the same way everywhere and never counted.
+    @Test func anEmptyOrMissingPasscodeIsRefusedWithoutCountingAnAttempt() throws {
+        let keychain = try temporary.open()
+        try keychain.setPasscode("right".secret, current: nil, kdf: .cheapForTesting())
+        keychain.lock()
+        for _ in 0..<3 {
+            #expect(status { try keychain.unlock(passcode: nil) } == .authFailed)
+            #expect(status { try keychain.unlock(passcode: "".secret) } == .authFailed)
+            #expect(status { try keychain.verifyPasscode("".secret) } == .authFailed)
+            #expect(status { try keychain.setPasscode("new".secret, current: nil) } == .authFailed)
+            #expect(status { try keychain.setPasscode("new".secret, current: "".secret) } == .authFailed)
+        }
+        #expect(try keychain.passcodeLockout == nil, "fifteen empty answers count for nothing")
+        let inspector = try StoreInspector(temporary.home)
+        #expect(
+            try inspector.connection.scalar("SELECT count(*) FROM settings WHERE name = 'passcode_failures'")?.integer
+                == 0)
+        try keychain.unlock(passcode: "right".secret)
+        #expect(keychain.lockState == .unlocked)
+    }
+
     @Test func fiveWrongPasscodesLockOutEvenTheRightOneUntilTheBackoffPasses() throws {
         let keychain = try temporary.open()
         try keychain.setPasscode("right".secret, current: nil, kdf: .cheapForTesting())

@@ -28,11 +28,26 @@ import Testing
             try ClavisBinary.run(["add-generic-password", "-s", "both", "-X", "ab", "-w", "x"], home: home).status == 2)
     }
 
-    @Test func textPasswordsArePrintedAsText() throws {
+    @Test func printableASCIIPasswordsArePrintedAsText() throws {
         let home = try makeTemporaryFolder("clavis-binary") + "/home"
-        _ = try ClavisBinary.run(["add-internet-password", "-a", "me", "-s", "host", "-X", "c3a96dc3a9"], home: home)
+        _ = try ClavisBinary.run(["add-internet-password", "-a", "me", "-s", "host", "-w", " ~plain-7"], home: home)
         let found = try ClavisBinary.run(["find-internet-password", "-s", "host", "-w"], home: home)
-        #expect(found.standardOutput == "émé\n")
+        #expect(found.standardOutput == " ~plain-7\n")
+    }
+
+    /// Valid UTF-8 is not enough: an escape sequence, a NUL, a line break or "é" printed raw would reach the
+    /// terminal, so `-w` prints them in hexadecimal, as `security` does for any byte outside 0x20…0x7E.
+    @Test func passwordsWithControlOrNonASCIIBytesArePrintedAsHex() throws {
+        let home = try makeTemporaryFolder("clavis-binary") + "/home"
+        for (service, hex) in [
+            ("accent", "c3a96dc3a9"), ("escape", "1b5b324a"), ("nul", "610062"), ("newline", "610a62"),
+            ("delete", "7f"), ("tab", "6109"),
+        ] {
+            let added = try ClavisBinary.run(["add-generic-password", "-s", service, "-X", hex], home: home)
+            #expect(added.status == 0, "\(added.standardError)")
+            let found = try ClavisBinary.run(["find-generic-password", "-s", service, "-w"], home: home)
+            #expect(found.standardOutput == hex + "\n", "\(service)")
+        }
     }
 
     @Test func dashReadsAllOfStandardInputWhileAPromptReadsOneLine() throws {
@@ -41,12 +56,28 @@ import Testing
             ["add-generic-password", "-s", "pem", "-w", "-"], home: home, input: "line one\nline two\n")
         #expect(whole.status == 0, "\(whole.standardError)")
         let found = try ClavisBinary.run(["find-generic-password", "-s", "pem", "-w"], home: home)
-        #expect(found.standardOutput == "line one\nline two\n\n", "kept byte for byte, line breaks included")
+        let stored = Data("line one\nline two\n".utf8).map { String(format: "%02x", $0) }.joined()
+        #expect(found.standardOutput == stored + "\n", "kept byte for byte, line breaks included (shown in hex)")
         let oneLine = try ClavisBinary.run(
             ["add-generic-password", "-s", "line", "-w"], home: home, input: "first\nsecond\n")
         #expect(oneLine.status == 0)
         let line = try ClavisBinary.run(["find-generic-password", "-s", "line", "-w"], home: home)
         #expect(line.standardOutput == "first\n", "one line, without its line break")
+    }
+}
+
+/// Standard input that cannot be read is an error, never an empty (or partial) secret.
+@Suite(.preparedKeychain) struct UnreadableInputTests {
+    @Test(arguments: [["-w", "-"], ["-w"]])
+    func aSecretFromUnreadableInputIsAnErrorAndNothingIsStored(flags: [String]) throws {
+        let home = try makeTemporaryFolder("clavis-unreadable") + "/home"
+        // A folder as standard input: read(2) fails with EISDIR.
+        let command = ([ClavisBinary.path, "add-generic-password", "-s", "dir"] + flags).joined(separator: " ")
+        let added = try runProcess(
+            "/bin/sh", ["-c", "exec \(command) < /"], environment: ClavisBinary.environment(home: home))
+        #expect(added.status != 0, "\(added.standardError)")
+        #expect(added.standardError.contains("Is a directory"), "\(added.standardError)")
+        #expect(try ClavisBinary.run(["find-generic-password", "-s", "dir"], home: home).status == 44)
     }
 }
 

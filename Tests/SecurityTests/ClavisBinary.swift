@@ -28,9 +28,11 @@ enum ClavisBinary {
         try runProcess(path, arguments, environment: self.environment(home: home, environment), input: input)
     }
 
-    /// Starts `count` runs of `clavis` at once and returns their outputs once all have exited.
+    /// Starts `count` runs of `clavis` at once and returns their outputs once all have exited; `onExit` is called
+    /// as each one ends.
     static func runTogether(
-        _ count: Int, _ arguments: [String], home: String, environment: [String: String] = [:]
+        _ count: Int, _ arguments: [String], home: String, environment: [String: String] = [:],
+        onExit: (@Sendable () -> Void)? = nil
     ) throws -> [ProcessOutput] {
         var merged = ProcessInfo.processInfo.environment
         merged.removeValue(forKey: "CLAVIS_COMPAT")
@@ -46,6 +48,7 @@ enum ClavisBinary {
             process.standardOutput = output
             process.standardError = errors
             process.standardInput = FileHandle.nullDevice
+            if let onExit { process.terminationHandler = { _ in onExit() } }
             try process.run()
             running.append((process, output, errors))
         }

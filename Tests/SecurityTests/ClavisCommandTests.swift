@@ -4,25 +4,11 @@ import Testing
 
 /// The built `clavis` binary, run as a user would run it.
 @Suite(.preparedKeychain) struct ClavisCommandTests {
-    /// `clavis`, built next to this test bundle by `swift build`.
-    static let executable: String = {
-        let bundle =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("clavis").path
-    }()
-
-    /// Runs `clavis` on the keychain in `home`.
+    /// Runs `clavis` on the keychain in `home` (no entitlements, askpass program or sensor unless named).
     private func clavis(_ arguments: [String], home: String, input: String? = nil, environment: [String: String] = [:])
         throws -> ProcessOutput
     {
-        var environment = environment
-        environment["CLAVIS_HOME"] = home
-        if environment["CLAVIS_ENTITLEMENTS"] == nil { environment["CLAVIS_ENTITLEMENTS"] = "" }
-        // Not the access-control suites' sensor and askpass program, unless a test names its own.
-        for name in ["CLAVIS_ASKPASS", "CLAVIS_BIOMETRY_SCRIPT"] where environment[name] == nil {
-            environment[name] = ""
-        }
-        return try runProcess(Self.executable, arguments, environment: environment, input: input)
+        try ClavisBinary.run(arguments, home: home, input: input, environment: environment)
     }
 
     private func freshHome() throws -> String { try makeTemporaryFolder("clavis-cli") + "/home" }
@@ -35,7 +21,7 @@ import Testing
         let set = try clavis(["set-keychain-password", "-p", "7391"], home: home)
         #expect(set.status == 0, "\(set.standardError)")
         let added = try runOnTerminal(
-            [Self.executable, "add-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
+            [ClavisBinary.path, "add-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
             answers: [
                 ("password to unlock keychain:", "7391"), ("password data for new item:", "typed-secret-5521"),
                 ("retype password data for new item:", "typed-secret-5521"),
@@ -45,13 +31,13 @@ import Testing
             !added.transcript.contains("7391") && !added.transcript.contains("typed-secret-5521"), "\(added.transcript)"
         )
         let found = try runOnTerminal(
-            [Self.executable, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
+            [ClavisBinary.path, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
             answers: [("password to unlock keychain:", "7391")])
         #expect(found.status == 0, "\(found.transcript)")
         #expect(found.transcript.contains("typed-secret-5521"), "the secret asked for with -w is printed")
         #expect(!found.transcript.contains("7391"), "\(found.transcript)")
         let wrong = try runOnTerminal(
-            [Self.executable, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
+            [ClavisBinary.path, "find-generic-password", "-a", "me", "-s", "tty", "-w"], environment: environment,
             answers: Array(repeating: ("password to unlock keychain:", "0000"), count: 3))
         #expect(wrong.status == 51, "three wrong passcodes: SecKeychainUnlock fails: \(wrong.transcript)")
         #expect(!wrong.transcript.contains("typed-secret-5521"))
@@ -92,7 +78,7 @@ import Testing
 
     @Test func clavisWaitingForASecretCannotDumpCore() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.executableURL = URL(fileURLWithPath: ClavisBinary.path)
         process.arguments = ["add-generic-password", "-a", "a", "-s", "s", "-w"]
         var environment = ProcessInfo.processInfo.environment
         environment["CLAVIS_HOME"] = try freshHome()
@@ -186,7 +172,8 @@ import Testing
     }
 
     @Test func binaryIsBuiltNextToTheTests() {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.executable), "run `swift build` before `swift test`")
+        #expect(
+            FileManager.default.isExecutableFile(atPath: ClavisBinary.path), "run `swift build` before `swift test`")
     }
 
     @Test func addFindUpdateDeleteAndNotFound() throws {

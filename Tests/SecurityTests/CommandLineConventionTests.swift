@@ -75,4 +75,21 @@ import Testing
         #expect(found.standardOutput.contains("\"crtr\"<uint32>=\"aapl\""), "\(found.standardOutput)")
         #expect(found.standardOutput.contains("\"type\"<uint32>=\"note\""))
     }
+
+    @Test func aRelativeKeychainHomeIsTakenFromTheCurrentFolder() throws {
+        let folder = try makeTemporaryFolder("clavis-relative")
+        let name = "relative-\(UUID().uuidString)"
+        let environment = ClavisBinary.environment(home: name + "/home")
+        let added = try runProcess(
+            ClavisBinary.path, ["add-generic-password", "-s", "svc", "-w", "kept"], environment: environment,
+            currentDirectory: folder)
+        #expect(added.status == 0, "\(added.standardError)")
+        #expect(FileManager.default.fileExists(atPath: "\(folder)/\(name)/home/keychain.db"))
+        #expect(!FileManager.default.fileExists(atPath: "/" + name), "nothing is created at the root")
+        let found = try runProcess(
+            ClavisBinary.path, ["find-generic-password", "-s", "svc", "-w"], environment: environment,
+            currentDirectory: folder)
+        #expect(found.standardOutput == "kept\n")
+        try? FileManager.default.removeItem(atPath: "/" + name)
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 /// Any dictionary gets a status back and never stops the process.
 @Suite(.preparedKeychain) struct FuzzTests {
     /// `clavis-fuzz`, built next to this test bundle by `swift build`.
-    static let executable = URL(fileURLWithPath: ClavisCommandTests.executable).deletingLastPathComponent()
+    static let executable = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent()
         .appendingPathComponent("clavis-fuzz").path
 
     /// Keys whose hashing traps in Foundation (an `NSDate` holding NaN) used to crash all four calls while the
@@ -20,18 +20,27 @@ import Testing
             let query = NSMutableDictionary()
             query.setObject(kSecClassGenericPassword, forKey: kSecClass)
             query.setObject("value", forKey: key)
-            var result: CFTypeRef?
-            #expect(SecItemAdd(query, &result) == errSecParam, "\(type(of: key))")
-            #expect(SecItemCopyMatching(query, &result) == errSecParam)
-            #expect(SecItemUpdate(query, [kSecAttrLabel: "l"] as CFDictionary) == errSecParam)
-            #expect(SecItemDelete(query) == errSecParam)
             let changes = NSMutableDictionary()
             changes.setObject("l", forKey: key)
-            let valid: [String: Any] = [
-                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: TestKeychain.uniqueService(),
-            ]
-            #expect(SecItemUpdate(valid as CFDictionary, changes) == errSecParam)
+            expectEveryCallIsParam(query, changes: changes)
+            // A subclass, which Foundation reads by looking every key up: the NaN date never finds itself.
+            expectEveryCallIsParam(
+                PairListDictionary(keys: [kSecClass, key], values: [kSecClassGenericPassword, "value" as NSString]),
+                changes: PairListDictionary(keys: [key], values: ["l" as NSString]))
         }
+    }
+
+    /// Checks that `query` with a bad key, and `changes` with one, are `errSecParam` in every call.
+    private func expectEveryCallIsParam(_ query: NSDictionary, changes: NSDictionary) {
+        var result: CFTypeRef?
+        #expect(SecItemAdd(query, &result) == errSecParam, "\(type(of: query)) \(query.allKeys)")
+        #expect(SecItemCopyMatching(query, &result) == errSecParam)
+        #expect(SecItemUpdate(query, [kSecAttrLabel: "l"] as CFDictionary) == errSecParam)
+        #expect(SecItemDelete(query) == errSecParam)
+        let valid: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: TestKeychain.uniqueService(),
+        ]
+        #expect(SecItemUpdate(valid as CFDictionary, changes) == errSecParam)
     }
 
     /// NaN and infinite numbers and dates as values are a status, never a trap.
@@ -64,4 +73,33 @@ import Testing
         #expect(run.standardOutput.contains("1500 rounds, 6000 calls"))
         #expect(run.standardOutput.contains("unknown statuses: 0"))
     }
+}
+
+/// An `NSDictionary` subclass as a caller may write one: its entries in two lists, a key found by `isEqual`, so a
+/// key unequal to itself (an `NSDate` holding NaN) is listed by the enumerator but never found.
+final class PairListDictionary: NSDictionary {
+    private let storedKeys: [AnyObject]
+    private let storedValues: [AnyObject]
+
+    init(keys: [AnyHashable], values: [AnyObject]) {
+        storedKeys = keys.map { $0.base as AnyObject }
+        storedValues = values
+        super.init(objects: nil, forKeys: nil, count: 0)
+    }
+
+    required init(objects: UnsafePointer<AnyObject>?, forKeys keys: UnsafePointer<NSObject>?, count: Int) {
+        storedKeys = (0..<count).map { keys![$0] }
+        storedValues = (0..<count).map { objects![$0] }
+        super.init(objects: nil, forKeys: nil, count: 0)
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    override var count: Int { storedKeys.count }
+
+    override func object(forKey key: Any) -> Any? {
+        storedKeys.firstIndex { ($0 as? NSObject)?.isEqual(key) == true }.map { storedValues[$0] }
+    }
+
+    override func keyEnumerator() -> NSEnumerator { NSArray(array: storedKeys).objectEnumerator() }
 }

@@ -5,11 +5,12 @@ import Testing
 /// file nor `/proc/PID/environ`, `/proc/PID/mem` or a debugger can reach its memory.
 @Suite(.serialized, .preparedKeychain) final class ProcessHardeningTests {
     let user: SecondUser
+    let folder: String
     let home: String
 
     init() throws {
         user = try SecondUser()
-        let folder = try makeTemporaryFolder("clavis-hardening")
+        folder = try makeTemporaryFolder("clavis-hardening")
         chmod(folder, 0o755)
         home = folder + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: false)
@@ -24,29 +25,45 @@ import Testing
         ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "--"] + arguments
     }
 
+    /// Runs `clavis` as the second user to completion.
+    private func clavis(_ arguments: [String], _ environment: [String: String] = [:]) throws -> ProcessOutput {
+        try runProcess(
+            "/usr/bin/setpriv", asUser([ClavisBinary.path] + arguments),
+            environment: ClavisBinary.environment(home: home, environment))
+    }
+
     @Test func anotherProcessOfTheSameUserCannotReadClavisWhileItWaitsForASecret() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = asUser([ClavisBinary.path, "add-generic-password", "-a", "a", "-s", "s", "-w"])
-        process.environment = ClavisBinary.environment(home: home, ["PATH": "/usr/bin:/bin"])
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
+        #expect(try clavis(["add-generic-password", "-a", "a", "-s", "s", "-w", "kept"]).status == 0)
+        #expect(try clavis(["set-keychain-password", "-p", "7391"]).status == 0)
+        // A fresh run must unlock first: it asks the askpass program, which holds it until the peek is done.
+        let gate = try AskpassGate(folder: folder, answer: "7391")
+        gate.allow(uid: user.uid, gid: user.gid)
+        let arguments = asUser([ClavisBinary.path, "find-generic-password", "-a", "a", "-s", "s", "-w"])
+        let environment = ClavisBinary.environment(
+            home: home, ["PATH": "/usr/bin:/bin", "CLAVIS_ASKPASS": gate.askpass])
+        nonisolated(unsafe) var pid: Int32 = 0
+        let pidKnown = DispatchSemaphore(value: 0)
+        let found = try gate.releasingTogether(1) {
+            pidKnown.wait()
+            let peek = try runProcess("/usr/bin/setpriv", self.asUser(["/bin/cat", "/proc/\(pid)/environ"]))
+            #expect(peek.status != 0, "the same user read clavis's environment")
+            #expect(peek.standardError.contains("Permission denied"), "\(peek.standardError)")
+        } _: {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = arguments
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            process.terminationHandler = { _ in gate.noteExit() }
+            try process.run()
+            pid = process.processIdentifier
+            pidKnown.signal()
             process.waitUntilExit()
+            return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
-        // Wait until it blocks reading its standard input (system call 0 on descriptor 0): by then it has started.
-        let pid = process.processIdentifier
-        for _ in 0..<1000 {  // up to 10 s on a loaded machine
-            let call = (try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? ""
-            if call.hasPrefix("0 0x0 ") { break }
-            usleep(10_000)
-        }
-        let peek = try runProcess("/usr/bin/setpriv", asUser(["/bin/cat", "/proc/\(pid)/environ"]))
-        #expect(peek.status != 0, "the same user read clavis's environment")
-        #expect(peek.standardError.contains("Permission denied"), "\(peek.standardError)")
+        #expect(found == "kept\n", "the run went on once released")
     }
 }

@@ -46,12 +46,7 @@ public struct DeviceKeyFile: DeviceKeyProvider {
         return key
     }
 
-    private var parentFolder: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    private var parentFolder: String { PathParts(path).folder }
 
-    private var fileName: String {
-        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-    }
+    private var fileName: String { PathParts(path).name }
 }

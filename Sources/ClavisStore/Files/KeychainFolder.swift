@@ -25,11 +25,12 @@ final class KeychainFolder {
     init(_ path: String, creatingIfMissing: Bool = true) throws(KeychainError) {
         self.path = path
         if creatingIfMissing {
-            var parent = ""
+            // A relative path stays relative: its folders are made from the current one, never from the root.
+            var parent = path.hasPrefix("/") ? "" : "."
             for component in path.split(separator: "/", omittingEmptySubsequences: true) {
                 parent += "/" + component
                 if mkdir(parent, 0o700) != 0 && errno != EEXIST {
-                    throw KeychainError(.io, "cannot create folder \(parent): \(Self.reason(errno))")
+                    throw KeychainError(.io, "cannot create folder \(parent): \(SystemError.text(errno))")
                 }
             }
         }
@@ -43,13 +44,13 @@ final class KeychainFolder {
         descriptor = opened
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw KeychainError(.io, "cannot inspect folder \(path): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot inspect folder \(path): \(SystemError.text(errno))")
         }
         guard status.st_uid == geteuid() else {
             throw KeychainError(.io, "\(path) belongs to another user; a keychain folder must be its owner's")
         }
         if status.st_mode & 0o077 != 0, fchmod(descriptor, 0o700) != 0 {
-            throw KeychainError(.io, "cannot restrict folder \(path) to its owner: \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot restrict folder \(path) to its owner: \(SystemError.text(errno))")
         }
     }
 
@@ -62,7 +63,7 @@ final class KeychainFolder {
     /// SQLite is given, with links refused along the whole path (`SQLITE_OPEN_NOFOLLOW`).
     func resolvedPath() throws(KeychainError) -> String {
         guard let resolved = realpath(path, nil) else {
-            throw KeychainError(.io, "cannot resolve folder \(path): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot resolve folder \(path): \(SystemError.text(errno))")
         }
         defer { free(resolved) }
         let text = String(cString: resolved)
@@ -73,18 +74,41 @@ final class KeychainFolder {
         else {
             throw KeychainError(.io, "folder \(path) changed while it was being opened")
         }
+        try Self.checkParentsCannotBeSwapped(text)
         return text
     }
 
-    /// Opens the file `name` (never through a symbolic link), creating it with mode 0600 when `creating` allows,
-    /// and checks that it is a regular file of this user, narrowing its mode to 0600.
+    /// Refuses a folder below one that anybody may write without the sticky bit: there another user could rename
+    /// the keychain folder away and put one of theirs in its place between the check and SQLite's open.
+    private static func checkParentsCannotBeSwapped(_ resolved: String) throws(KeychainError) {
+        var parent = PathParts(resolved).folder
+        while true {
+            var status = stat()
+            if lstat(parent, &status) == 0, status.st_mode & S_IWOTH != 0, status.st_mode & S_ISVTX == 0 {
+                throw KeychainError(
+                    .io,
+                    "\(parent) may be written by any user and has no sticky bit, so the keychain folder below it "
+                        + "could be swapped; a keychain folder must not lie below such a folder")
+            }
+            if parent == "/" || parent == "." { return }
+            parent = PathParts(parent).folder
+        }
+    }
+
+    /// Opens the file `name` for reading (never through a symbolic link), creating it with mode 0600 when it is
+    /// missing and `creating` allows, and checks that it is a regular file of this user, narrowing its mode to 0600.
     ///
+    /// An existing file is opened read-only, so a keychain on a read-only file system still opens; only a missing
+    /// one is created (`O_CREAT | O_EXCL`, opened again if another process created it meanwhile).
     /// - Returns: the open descriptor (the caller closes it), or `nil` when the file does not exist and may not
     ///   be created.
-    func openFile(_ name: String, writable: Bool = false, creating: Bool = false) throws(KeychainError) -> Int32? {
-        var flags = (writable || creating ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        if creating { flags |= O_CREAT }
-        let opened = openat(descriptor, name, flags, 0o600)
+    func openFile(_ name: String, creating: Bool = false) throws(KeychainError) -> Int32? {
+        let flags = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+        var opened = openat(descriptor, name, O_RDONLY | flags)
+        while opened < 0 && errno == ENOENT && creating {
+            opened = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | flags, 0o600)
+            if opened < 0 && errno == EEXIST { opened = openat(descriptor, name, O_RDONLY | flags) }
+        }
         guard opened >= 0 else {
             if errno == ENOENT && !creating { return nil }
             throw Self.openError(path(of: name), errno, what: "file")
@@ -108,30 +132,43 @@ final class KeychainFolder {
         if let opened = try openFile(name) { close(opened) }
     }
 
+    /// True when the folder's file system is mounted read-only.
+    var isOnReadOnlyFileSystem: Bool {
+        var status = statvfs()
+        return fstatvfs(descriptor, &status) == 0 && status.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// The device and inode of the file `name` in this folder (opened with `O_NOFOLLOW`), or `nil` when there is
+    /// none or it is a link.
+    func identity(of name: String) -> (device: UInt64, inode: UInt64)? {
+        let opened = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard opened >= 0 else { return nil }
+        defer { close(opened) }
+        var status = stat()
+        guard fstat(opened, &status) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    }
+
     /// The size of the file `name`, or `nil` when there is none (a link is not followed).
     func size(of name: String) -> Int? {
         var status = stat()
         return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 ? Int(status.st_size) : nil
     }
 
-    /// Reads the small file `name` whole into a zeroing buffer, failing if it is larger than `limit` bytes;
-    /// `nil` when it does not exist.
+    /// Reads the small file `name` whole into a zeroing buffer; `nil` when it does not exist.
+    ///
+    /// - Throws: `invalidKeychain` when it holds more than `limit` bytes, `io` when it cannot be read.
     func readSecret(_ name: String, limit: Int) throws(KeychainError) -> SecureBytes? {
         guard let opened = try openFile(name) else { return nil }
         defer { close(opened) }
-        var readCount = 0
-        var failure: Int32 = 0
-        let contents = SecureBytes(count: limit + 1) { buffer in
-            while readCount <= limit {
-                let result = read(opened, buffer.baseAddress! + readCount, limit + 1 - readCount)
-                if result < 0 && errno == EINTR { continue }
-                if result < 0 { failure = errno }
-                if result <= 0 { break }
-                readCount += result
+        do {
+            return try SecureBytes.read(from: opened, limit: limit) ?? SecureBytes([])
+        } catch {
+            switch error {
+            case .tooLong: throw KeychainError(.invalidKeychain, "\(path(of: name)) holds more than \(limit) bytes")
+            case .failed(let failure): throw KeychainError(.io, "cannot read \(path(of: name)): \(failure)")
             }
         }
-        guard failure == 0 else { throw KeychainError(.io, "cannot read \(path(of: name)): \(Self.reason(failure))") }
-        return contents.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<readCount])) }
     }
 
     /// Writes `contents` as the file `name` with mode 0600 unless one is already there; returns false when one was.
@@ -142,7 +179,7 @@ final class KeychainFolder {
         let temporary = name + ".tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
         let opened = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard opened >= 0 else {
-            throw KeychainError(.io, "cannot create \(path(of: temporary)): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot create \(path(of: temporary)): \(SystemError.text(errno))")
         }
         defer { unlinkat(descriptor, temporary, 0) }
         let written = contents.withUnsafeBytes { buffer in write(opened, buffer.baseAddress, buffer.count) }
@@ -151,11 +188,11 @@ final class KeychainFolder {
         guard written == contents.count, failure == 0 else {
             throw KeychainError(
                 failure == ENOSPC || failure == EDQUOT ? .diskFull : .io,
-                "cannot write \(path(of: temporary)): \(Self.reason(failure == 0 ? EIO : failure))")
+                "cannot write \(path(of: temporary)): \(SystemError.text(failure == 0 ? EIO : failure))")
         }
         if linkat(descriptor, temporary, descriptor, name, 0) != 0 {
             if errno == EEXIST { return false }
-            throw KeychainError(.io, "cannot create \(path(of: name)): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot create \(path(of: name)): \(SystemError.text(errno))")
         }
         return true
     }
@@ -163,7 +200,7 @@ final class KeychainFolder {
     private func checkOwnedRegularFile(_ opened: Int32, _ name: String) throws(KeychainError) {
         var status = stat()
         guard fstat(opened, &status) == 0 else {
-            throw KeychainError(.io, "cannot inspect \(path(of: name)): \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot inspect \(path(of: name)): \(SystemError.text(errno))")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw KeychainError(.io, "\(path(of: name)) is not a regular file")
@@ -172,7 +209,7 @@ final class KeychainFolder {
             throw KeychainError(.io, "\(path(of: name)) belongs to another user; a keychain file must be its owner's")
         }
         if status.st_mode & 0o077 != 0, fchmod(opened, 0o600) != 0 {
-            throw KeychainError(.io, "cannot restrict \(path(of: name)) to its owner: \(Self.reason(errno))")
+            throw KeychainError(.io, "cannot restrict \(path(of: name)) to its owner: \(SystemError.text(errno))")
         }
     }
 
@@ -183,10 +220,7 @@ final class KeychainFolder {
         case ENOTDIR:
             KeychainError(.io, "\(path) is not a folder")
         default:
-            KeychainError(code == ENOSPC ? .diskFull : .io, "cannot open \(what) \(path): \(reason(code))")
+            KeychainError(code == ENOSPC ? .diskFull : .io, "cannot open \(what) \(path): \(SystemError.text(code))")
         }
     }
-
-    /// The system's text for an `errno` value.
-    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

@@ -7,12 +7,15 @@ extension KeychainEngine {
     ///
     /// SQLite gets the folder's resolved path and refuses any link on it, so the database it opens is the file the
     /// folder checked, never a link's target.
-    static func openDatabase(in folder: KeychainFolder, home: KeychainHome) throws -> (
+    /// - Parameter path: the path SQLite is given, by default the folder's resolved path; tests name another file
+    ///   to stand for a folder swapped between the check and the open.
+    static func openDatabase(in folder: KeychainFolder, home: KeychainHome, path: String? = nil) throws -> (
         Connection, writeRefusal: KeychainError?
     ) {
-        let path = try folder.resolvedPath() + "/" + KeychainHome.databaseName
+        let path = try path ?? folder.resolvedPath() + "/" + KeychainHome.databaseName
         do {
             let connection = try Connection(path: path, refusingSymbolicLinks: true)
+            try checkOpenedFile(connection, in: folder, path: path)
             try checkIsKeychain(connection, path: home.databasePath)
             try connection.enableWriteAheadLogging()
             // A short write-ahead log: each process that opens the keychain after another exited replays the log,
@@ -24,17 +27,27 @@ extension KeychainEngine {
             try Schema.migrator.migrate(connection)
             try foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
             return (connection, nil)
-        } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
-            // Even SQLite's shared-memory index cannot be written: read without it.
-            let refusal = writeRefusal(error, home: home)
+        } catch let failure as DatabaseError where failure.isDiskFull || failure.isReadOnly || failure.isCannotOpen {
+            // Even SQLite's shared-memory index cannot be written (a full disk, or a read-only file system where
+            // it cannot be created): read without it.
+            let readOnlyFileSystem = folder.isOnReadOnlyFileSystem
+            let refusal = writeRefusal(failure, home: home, readOnlyFileSystem: readOnlyFileSystem)
             let connection: Connection
             do {
-                connection = try Connection(path: path, mode: .readOnly, refusingSymbolicLinks: true)
+                // On a read-only file system without a log, nothing can change the file and SQLite could not create
+                // its index: read it as immutable.
+                let immutable = readOnlyFileSystem && folder.size(of: KeychainHome.databaseName + "-wal") == nil
+                connection = try Connection(
+                    path: path, mode: immutable ? .immutable : .readOnly, refusingSymbolicLinks: true)
                 try checkIsKeychain(connection, path: home.databasePath)
                 try configureReads(connection)
             } catch {
+                guard failure.isDiskFull || failure.isReadOnly || readOnlyFileSystem else {
+                    throw KeychainError(.io, "cannot open \(home.databasePath): \(failure.message)")
+                }
                 throw refusal
             }
+            try checkOpenedFile(connection, in: folder, path: path)
             return (connection, refusal)
         } catch let error as DatabaseError where !error.isCorruption {
             throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
@@ -48,11 +61,28 @@ extension KeychainEngine {
     }
 
     /// The error a write answers when the keychain's file system is full or read-only.
-    static func writeRefusal(_ error: DatabaseError, home: KeychainHome) -> KeychainError {
+    static func writeRefusal(_ error: DatabaseError, home: KeychainHome, readOnlyFileSystem: Bool = false)
+        -> KeychainError
+    {
         if error.isDiskFull {
-            return KeychainError(.diskFull, "no space left on the file system of the keychain folder \(home.path)")
+            return KeychainError.keychainDiskFull(folder: home.path)
+        }
+        if readOnlyFileSystem {
+            return KeychainError(
+                .io, "the keychain folder \(home.path) cannot be written: it is on a read-only file system")
         }
         return KeychainError(.io, "the keychain folder \(home.path) cannot be written (\(error.message))")
+    }
+
+    /// Refuses a connection whose file is not the folder's `keychain.db`: SQLite opens by path, and another user
+    /// able to rename a parent folder could swap the folder between its check and the open.
+    private static func checkOpenedFile(_ connection: Connection, in folder: KeychainFolder, path: String) throws {
+        let opened = connection.databaseFileIdentity
+        let held = folder.identity(of: KeychainHome.databaseName)
+        guard let opened, let held, opened.device == held.device, opened.inode == held.inode else {
+            throw KeychainError(
+                .io, "\(path) is not the keychain.db of \(folder.path): the folder was replaced while it was opened")
+        }
     }
 
     /// A process that exits without closing the database leaves its log behind, and the next one cannot tell how

@@ -12,7 +12,7 @@ import FoundationEssentials
 /// The keychain's state in one process: the open database, the keybag, the class keys that are open and the lock
 /// state. Not thread-safe: `Keychain` serialises every call through a mutex.
 final class KeychainEngine {
-    let connection: Connection
+    private(set) var connection: Connection
     var keybag: Keybag
     let digests: IndexDigests
     /// The open class keys. Any change (a lock, an unlock, a new passcode) drops every kept wrap context and the
@@ -31,7 +31,10 @@ final class KeychainEngine {
     var primaryKeySelections: [Int: String] = [:]
     var lockState: LockState
     /// Why the keychain was opened read-only (a full or read-only file system), or `nil` when it can be written.
-    let writeRefusal: KeychainError?
+    private(set) var writeRefusal: KeychainError?
+    /// The open keychain folder, through which the database is opened again for writing once it can be.
+    private let folder: KeychainFolder
+    private let home: KeychainHome
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
 
@@ -45,6 +48,8 @@ final class KeychainEngine {
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
         try folder.ensureFile(KeychainHome.databaseName)
         let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
+        self.folder = folder
+        self.home = home
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         self.writeRefusal = writeRefusal
@@ -62,6 +67,17 @@ final class KeychainEngine {
         } catch let error as KeychainError where error.code == .authFailed {
             throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
         }
+    }
+
+    /// Before a write on a keychain that was opened read-only: opens the database again, for writing when that
+    /// works now (room was made, the file system was remounted writable), else read-only as before with the reason.
+    ///
+    /// SQLite shares one shared-memory index per file among a process's connections, and the read-only one's would
+    /// make the new connection read-only as well: it is closed first (an empty in-memory database stands in).
+    func reopenForWritingIfRefused() throws {
+        guard writeRefusal != nil else { return }
+        connection = try Connection(path: ":memory:")
+        (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
     }
 
     // MARK: Lock state
@@ -105,11 +121,16 @@ final class KeychainEngine {
     /// counted as a failure and `check` runs with the key (a few key unwraps); a right passcode clears the count
     /// before the transaction commits, a wrong one commits its failure. Attempts from many processes are thereby
     /// serialised: a wrong one is always counted before its answer is known, and a right one never counts toward a
-    /// lockout, however many arrive together. `check` gets `nil` when no passcode is set.
+    /// lockout, however many arrive together. `check` gets `nil` when no passcode is set. While one is set, a
+    /// missing or empty passcode is `authFailed` at once, uncounted.
     private func countingPasscodeAttempts<Result>(
         _ passcode: SecureBytes?, _ check: (SecureBytes?) throws -> Result
     ) throws -> Result {
         guard keybag.hasPasscode else { return try check(nil) }
+        // Nothing was typed: refused alike in unlock, verify and set, and not counted as an attempt.
+        guard let passcode, !passcode.isEmpty else {
+            throw KeychainError(.authFailed, "the keychain passcode is required")
+        }
         var derivedWith = keybag.passcodeKDF
         var passcodeKey = try derivePasscodeKey(passcode)
         let outcome: Swift.Result<Result, KeychainError> = try connection.transaction {
@@ -121,7 +142,7 @@ final class KeychainEngine {
                 passcodeKey = try derivePasscodeKey(passcode)
             }
             if let until = try PasscodeAttempts.lockedUntil(connection) {
-                throw PasscodeAttempts.lockoutError(until: until)
+                throw KeychainError.passcodeLockout(until: until)
             }
             try PasscodeAttempts.recordFailure(connection)
             do {
@@ -135,9 +156,9 @@ final class KeychainEngine {
         return try outcome.get()
     }
 
-    /// The passcode key of `passcode` under the recorded KDF; `nil` for no passcode or an empty one.
-    private func derivePasscodeKey(_ passcode: SecureBytes?) throws -> SecureBytes? {
-        guard let passcode, !passcode.isEmpty, keybag.hasPasscode else { return nil }
+    /// The passcode key of `passcode` under the recorded KDF; `nil` when no passcode is set.
+    private func derivePasscodeKey(_ passcode: SecureBytes) throws -> SecureBytes? {
+        guard keybag.hasPasscode else { return nil }
         return try keybag.passcodeKey(for: passcode)
     }
 

@@ -17,17 +17,6 @@ enum PasscodeAttempts {
         return until > now ? until : nil
     }
 
-    /// The error for an attempt refused by a lockout: it says so and for how long, since the passcode itself was
-    /// never checked.
-    static func lockoutError(until: Date, now: Date = Date()) -> KeychainError {
-        let seconds = max(Int(until.timeIntervalSince(now).rounded(.up)), 1)
-        let wait = seconds < 120 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
-        return KeychainError(
-            .authFailed,
-            "passcode attempts are locked out after too many wrong passcodes; try again in \(wait)"
-                + " (the passcode was not checked)")
-    }
-
     /// Records one wrong passcode and returns the lockout it starts, if any.
     @discardableResult
     static func recordFailure(_ connection: Connection, now: Date = Date()) throws -> Date? {

@@ -9,20 +9,23 @@ struct QueryDictionary {
 
     /// Reads `dictionary`; a key that is not a string is `errSecParam`.
     ///
-    /// The entries are copied out in one pass (`getObjects(_:andKeys:count:)`) rather than iterated: Foundation's
-    /// dictionary iterator looks each key up again, which hashes it, and hashing some keys traps (an `NSDate`
-    /// holding NaN). Only string keys are ever hashed here.
+    /// The keys are walked first (`keyEnumerator()`), and only once every one of them is known to be a string is
+    /// any value looked up, by that string: looking up or hashing some foreign keys traps (an `NSDate` holding NaN),
+    /// and Foundation's bulk accessors look each key up again for any subclass of `NSDictionary`. A subclass that
+    /// lists a key it then cannot find is `errSecParam` as well.
     init(_ dictionary: NSDictionary) throws(KeychainError) {
-        var keys: [Any] = []
-        var values: [Any] = []
-        dictionary.getObjects(&values, andKeys: &keys, count: dictionary.count)
-        guard keys.count == values.count else {
-            throw KeychainError(.param, "the dictionary changed while it was read")
-        }
-        var entries: [String: Any] = [:]
-        for (key, value) in zip(keys, values) {
+        var names: [String] = []
+        let enumerator = dictionary.keyEnumerator()
+        while let key = enumerator.nextObject() {
             guard let name = key as? String else {
                 throw KeychainError(.param, "a query key is not a string")
+            }
+            names.append(name)
+        }
+        var entries: [String: Any] = [:]
+        for name in names {
+            guard let value = dictionary.object(forKey: name) else {
+                throw KeychainError(.param, "the dictionary lists a key it does not hold")
             }
             entries[name] = value
         }

@@ -206,21 +206,42 @@ struct DeletePasswordCommand: RunnableCommand {
             return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
         }
         var deleted: [[String: Any]] = []
+        var failure: (call: String, error: KeychainError)?
         for item in items {
-            guard let reference = item[kSecValuePersistentRef as String] as? Data else { continue }
+            guard let reference = item[kSecValuePersistentRef as String] as? Data else {
+                failure = (
+                    "SecItemCopyMatching",
+                    KeychainError(.decode, "a matching item came back without a persistent reference to delete it by")
+                )
+                break
+            }
             let outcome = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
-            guard outcome == errSecSuccess else { return context.fail("SecItemDelete", outcome) }
+            guard outcome == errSecSuccess else {
+                failure = ("SecItemDelete", KeychainError(KeychainError.Code(rawValue: outcome), ""))
+                break
+            }
             deleted.append(item)
         }
+        // What was deleted is said even when a later item failed: a failure must not hide it.
         if context.json {
             let objects = deleted.map { ItemFormatter.jsonObject($0, secret: nil) }
-            Console.out(ItemFormatter.jsonText(["deleted": everyMatch ? objects as Any : objects[0] as Any]))
-        } else {
-            for item in deleted {
-                Console.out(context.formatter.block(item))
-                Console.out("password has been deleted.")
+            var answer: [String: Any] = ["deleted": everyMatch ? objects as Any : objects.first ?? NSNull()]
+            if let failure {
+                let status = failure.error.osStatus
+                answer["status"] = Int(status)
+                answer["message"] = SecCopyErrorMessageString(status, nil) as String? ?? ""
+                answer["call"] = failure.call
+                if !failure.error.reason.isEmpty { answer["reason"] = failure.error.reason }
             }
+            Console.out(ItemFormatter.jsonText(answer))
+            return failure.map { ExitStatus.forStatus($0.error.osStatus) } ?? ExitStatus.success
         }
-        return ExitStatus.success
+        for item in deleted {
+            Console.out(context.formatter.block(item))
+            Console.out("password has been deleted.")
+        }
+        guard let failure else { return ExitStatus.success }
+        if failure.error.reason.isEmpty { return context.fail(failure.call, failure.error.osStatus) }
+        return context.fail(failure.call, failure.error)
     }
 }
