@@ -68,6 +68,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisStore", "ClavisCrypto",
+                "ClavisSQLite",
             ],
             exclude: ["SeedsPackage"]),
     ]

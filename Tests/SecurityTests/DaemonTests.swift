@@ -132,7 +132,7 @@ import Testing
         )
         var random = SystemRandomNumberGenerator()
         let header = Array("CLVS".utf8) + [1]
-        for round in 0..<2_000 {
+        for round in 0..<100_000 {
             let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             #expect(descriptor >= 0)
             var address = sockaddr_un()

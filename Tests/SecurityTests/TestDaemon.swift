@@ -15,10 +15,11 @@ final class TestDaemon {
     private let process = Process()
     private let log = Pipe()
 
-    /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), and
-    /// returns once it listens (it says so on standard error before it accepts anything).
-    init(mode: String, apps: [String: [String: Any]] = [:]) throws {
-        folder = try makeTemporaryFolder("clavisd")
+    /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), in a new
+    /// folder or the one of an earlier daemon (`reusing`), and returns once it listens (it says so on standard
+    /// error before it accepts anything).
+    init(mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil) throws {
+        folder = try existing ?? makeTemporaryFolder("clavisd")
         chmod(folder, 0o755)
         socket = folder + "/run/clavisd.sock"
         state = folder + "/state"
@@ -63,11 +64,16 @@ final class TestDaemon {
 
     /// Stops the daemon and removes its folder.
     func stop() {
+        terminate()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Stops the daemon (SIGTERM) and waits for it, keeping its folder.
+    func terminate() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Kills the daemon at once (SIGKILL) and waits for it.

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 
 /// A compact, deterministic binary form of an item's attributes: the plaintext that gets sealed, the input to its
 /// keyed digests, and how attributes travel to the daemon.

@@ -225,7 +225,8 @@ struct DeletePasswordCommand: RunnableCommand {
         // What was deleted is said even when a later item failed: a failure must not hide it.
         if context.json {
             let objects = deleted.map { ItemFormatter.jsonObject($0, secret: nil) }
-            var answer: [String: Any] = ["deleted": everyMatch ? objects as Any : objects.first ?? NSNull()]
+            let single: Any = objects.first.map { $0 as Any } ?? NSNull()
+            var answer: [String: Any] = ["deleted": everyMatch ? objects as Any : single]
             if let failure {
                 let status = failure.error.osStatus
                 answer["status"] = Int(status)

@@ -1,0 +1,62 @@
+import ClavisClient
+import ClavisCore
+import ClavisSQLite
+import Foundation
+import Synchronization
+import Testing
+
+/// clavisd killed (SIGKILL) at random moments while a client writes: nothing it acknowledged is lost, the database
+/// stays sound, and the client carries on once the daemon is back.
+@Suite(.serialized, .preparedKeychain) struct DaemonCrashTests {
+    @Test func killingTheDaemonMidWriteLosesNoAcknowledgedItem() throws {
+        var daemon = try TestDaemon(mode: "user")
+        let folder = daemon.folder
+        defer { daemon.stop() }
+        let configuration = ClavisConfiguration.current.with(daemonSocket: daemon.socket)
+        var acknowledged: [String] = []
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            let client = try KeychainClient(configuration: configuration)
+            let wanted = Int.random(in: 1...25, using: &random)
+            let progress = DispatchSemaphore(value: 0)
+            let written = Mutex<[String]>([])
+            let writer = Thread {
+                for index in 0... {
+                    let account = "round\(round)-\(index)"
+                    let item = NewItem(
+                        itemClass: .genericPassword,
+                        attributes: [.service: .string("crash"), .account: .string(account)],
+                        secret: SecureBytes(Data(account.utf8)))
+                    do {
+                        _ = try client.add(item)
+                    } catch {
+                        progress.signal()
+                        return
+                    }
+                    written.withLock { $0.append(account) }
+                    progress.signal()
+                }
+            }
+            writer.start()
+            // Wait for `wanted` acknowledged adds, then kill the daemon in the middle of the next ones.
+            for _ in 0..<wanted { progress.wait() }
+            daemon.kill()
+            progress.wait()  // the writer's call failed: it has stopped
+            acknowledged += written.withLock { $0 }
+            daemon = try TestDaemon(mode: "user", reusing: folder)
+        }
+        // Every acknowledged add is there, read back through the restarted daemon.
+        let client = try KeychainClient(configuration: configuration)
+        let items = try client.find(
+            ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("crash")], returnsSecret: true))
+        let stored = Set(items.compactMap { $0.attributes[.account]?.stringValue })
+        #expect(Set(acknowledged).isSubset(of: stored))
+        #expect(acknowledged.count >= 20)
+        for item in items {
+            #expect(item.secret == SecureBytes(Data((item.attributes[.account]?.stringValue ?? "").utf8)))
+        }
+        daemon.terminate()
+        let database = try Connection(path: folder + "/state/keychain.db", mode: .readOnly)
+        #expect(try database.scalar("PRAGMA integrity_check")?.text == "ok")
+    }
+}
