@@ -32,4 +32,15 @@ import Testing
         #expect(object["accessGroups"] as? [String] == ["group.shared", "TEAM.app"])
         #expect((object["reason"] as? String)?.contains("entitlements from CLAVIS_ENTITLEMENTS") == true)
     }
+
+    @Test func aConfiguredDaemonThatDoesNotAnswerIsNotAvailableNamingItsSocket() throws {
+        let folder = try makeTemporaryFolder("clavis-no-daemon")
+        let socket = folder + "/nobody.sock"
+        for arguments in [["status"], ["find-generic-password", "-s", "anything"]] {
+            let run = try ClavisBinary.run(arguments, home: folder + "/home", environment: ["CLAVIS_SOCKET": socket])
+            #expect(run.status == 53, "errSecNotAvailable's low byte")
+            #expect(run.standardError.contains("no keychain daemon answers at \(socket)"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/home"), "no embedded keychain was made instead")
+    }
 }
