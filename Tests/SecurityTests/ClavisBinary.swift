@@ -10,12 +10,13 @@ enum ClavisBinary {
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("clavis").path
     }()
 
-    /// The environment of a run on `home`: no entitlements file (group `clavis`), no askpass program and no
-    /// scripted sensor unless `environment` names them.
+    /// The environment of a run on `home`: no entitlements file (group `clavis`), no askpass program, no scripted
+    /// sensor and no daemon unless `environment` names them.
     static func environment(home: String, _ environment: [String: String] = [:]) -> [String: String] {
         var merged = environment
         merged["CLAVIS_HOME"] = home
-        for name in ["CLAVIS_ENTITLEMENTS", "CLAVIS_ASKPASS", "CLAVIS_BIOMETRY_SCRIPT"] where merged[name] == nil {
+        for name in ["CLAVIS_ENTITLEMENTS", "CLAVIS_ASKPASS", "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET"]
+        where merged[name] == nil {
             merged[name] = ""
         }
         return merged

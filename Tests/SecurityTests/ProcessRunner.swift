@@ -18,6 +18,7 @@ func runProcess(
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
     merged.removeValue(forKey: "CLAVIS_COMPAT")
+    merged.removeValue(forKey: "CLAVIS_SOCKET")
     merged.merge(environment) { _, new in new }
     process.environment = merged
     if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }

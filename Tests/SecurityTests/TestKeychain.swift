@@ -36,8 +36,29 @@ enum TestKeychain {
         // The scripted biometric sensor and the askpass program of the access-control tests (AccessControlSupport).
         setenv("CLAVIS_BIOMETRY_SCRIPT", folder + "/biometry.json", 1)
         setenv("CLAVIS_ASKPASS", folder + "/askpass", 1)
+        if ProcessInfo.processInfo.environment["CLAVIS_TEST_THROUGH_DAEMON"] == "1" { startDaemon() }
         return folder
     }()
+
+    /// With `CLAVIS_TEST_THROUGH_DAEMON=1` (Tests/through-daemon.sh), every in-process keychain call goes through a
+    /// user-mode clavisd that registers this test executable with the test entitlements, so that the suites written
+    /// against Apple's API run against the daemon as well as the embedded keychain.
+    nonisolated(unsafe) private(set) static var daemon: TestDaemon?
+
+    private static func startDaemon() {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let started = try! TestDaemon(
+            mode: "user",
+            apps: [
+                "tests.json": [
+                    "executable": executable, "application-identifier": applicationIdentifier,
+                    "keychain-access-groups": [defaultGroup, sharedGroup],
+                ]
+            ])
+        daemon = started
+        setenv("CLAVIS_SOCKET", started.socket, 1)
+        atexit { TestKeychain.daemon?.stop() }
+    }
 
     /// Makes sure the environment is set before a test's first keychain call.
     static func prepare() { _ = home }
