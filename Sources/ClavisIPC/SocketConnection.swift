@@ -38,11 +38,12 @@ public final class SocketConnection {
     ///
     /// - Throws: `io` when the peer is gone.
     public func send(_ frame: Frame) throws(KeychainError) {
-        var header = ByteWriter()
-        frame.writeHeader(to: &header)
-        let sent =
-            header.bytes.withUnsafeBytes { clavis_socket_send_all(descriptor, $0.baseAddress, $0.count) } == 0
-            && frame.body.withUnsafeBytes { clavis_socket_send_all(descriptor, $0.baseAddress, $0.count) } == 0
+        // Header and body in one write: one system call, and the peer's read finds the whole frame at once.
+        var message = ByteWriter()
+        frame.writeHeader(to: &message)
+        message.raw(frame.body)
+        defer { message.wipe() }
+        let sent = message.bytes.withUnsafeBytes { clavis_socket_send_all(descriptor, $0.baseAddress, $0.count) } == 0
         guard sent else {
             throw KeychainError(.io, "the keychain connection is closed: \(String(cString: clavis_last_error_text()))")
         }

@@ -21,8 +21,9 @@
             }
         }
 
-        private static func measure(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
-            var add = Measurement(name: "SecItemAdd", storeSize: bench.size)
+        /// The two rows on whatever keychain this task's configuration names, each row's name followed by `suffix`.
+        static func measure(_ bench: BenchKeychain, operations: Int, suffix: String = "") throws -> [Measurement] {
+            var add = Measurement(name: "SecItemAdd" + suffix, storeSize: bench.size)
             for index in 0..<operations {
                 let attributes =
                     [
@@ -36,7 +37,7 @@
                 add.time { status = SecItemAdd(attributes, nil) }
                 guard status == errSecSuccess else { throw Workloads.BenchError.status("SecItemAdd", status) }
             }
-            var read = Measurement(name: "SecItemCopyMatching", storeSize: bench.size)
+            var read = Measurement(name: "SecItemCopyMatching" + suffix, storeSize: bench.size)
             var generator = SystemRandomNumberGenerator()
             for _ in 0..<operations {
                 let index = Int.random(in: 0..<bench.size, using: &generator)

@@ -9,8 +9,10 @@ import Foundation
 //     --sizes 1000,100000,1000000   adds the million-item keychain (built once in DIR and reused by later runs)
 //     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
 //     --cli-calls 0                 skips the command-line comparison
+//     --daemon off                  skips the rows through clavisd (the same calls over its socket, 8 clients)
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
+//   clavis-bench daemon-worker SOCKET PREFIX COUNT   (one client process of the concurrent daemon check)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -30,6 +32,13 @@ if arguments.first == "contend-worker" {
         }
         exit(CLIComparison.worker(home: arguments[1], calls: count, clavis: arguments[3]))
     }
+    if arguments.first == "daemon-worker" {
+        guard arguments.count == 4, let count = Int(arguments[3]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: clavis-bench daemon-worker SOCKET PREFIX COUNT\n".utf8))
+            exit(2)
+        }
+        exit(DaemonWorkloads.worker(socket: arguments[1], prefix: arguments[2], operations: count))
+    }
 #endif
 
 func option(_ name: String) -> String? {
@@ -41,6 +50,7 @@ let sizes = (option("--sizes") ?? "1000,100000").split(separator: ",").compactMa
 let operations = Int(option("--operations") ?? "1000") ?? 1000
 let keepDirectory = option("--keep-dir") ?? NSTemporaryDirectory() + "clavis-bench"
 let cliCalls = Int(option("--cli-calls") ?? "200") ?? 200
+let daemonRows = option("--daemon") != "off"
 
 #if os(Linux)
     let accessGroup = APIWorkloads.accessGroup
@@ -55,6 +65,7 @@ do {
     var engineRead: [Int: Double] = [:]
     var apiRead: [Int: Double] = [:]
     var bytesPerItem: [Int: Double] = [:]
+    var residentKiB: [Int: (total: Int, mappedFile: Int)] = [:]
     for size in sizes {
         let bench = try BenchKeychain(
             size: size, accessGroup: accessGroup, keptIn: size >= 1_000_000 ? keepDirectory : nil)
@@ -69,6 +80,15 @@ do {
                 print(measurement.row)
                 if measurement.name == "SecItemCopyMatching" { apiRead[size] = measurement.percentile(0.5) }
             }
+            if daemonRows {
+                let (rows, resident) = try DaemonWorkloads.run(bench, operations: operations, accessGroup: accessGroup)
+                for measurement in rows { print(measurement.row) }
+                residentKiB[size] = resident
+                if size == sizes.max() {
+                    print(
+                        try DaemonWorkloads.concurrent(bench, clients: 8, operations: 10_000, accessGroup: accessGroup))
+                }
+            }
         #endif
     }
     for size in [10, 10_000] {
@@ -76,6 +96,11 @@ do {
     }
     for size in sizes {
         print(String(format: "keychain.db at %d items: %.0f bytes per item", size, bytesPerItem[size] ?? 0))
+        if let resident = residentKiB[size] {
+            print(
+                "clavisd resident at \(size) items: \(resident.total) KiB, of which \(resident.mappedFile) KiB the "
+                    + "keychain file mapped by SQLite")
+        }
     }
     if let small = sizes.min(), let large = sizes.max(), small != large {
         for (name, latency) in [("read (pk)", engineRead), ("SecItemCopyMatching", apiRead)] {

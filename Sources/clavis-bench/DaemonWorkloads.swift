@@ -1,0 +1,140 @@
+#if os(Linux)
+    import ClavisClient
+    import ClavisCore
+    import Foundation
+    import Security
+
+    /// The same `Security` calls through clavisd (user mode, on the bench keychain, this executable registered with
+    /// the bench's group), the daemon's memory, and concurrent clients, each its own process.
+    enum DaemonWorkloads {
+        /// A clavisd serving `bench`'s keychain, stopped by `stop()`.
+        final class Daemon {
+            let folder: String
+            let socket: String
+            let process = Process()
+
+            init(bench: BenchKeychain, accessGroup: String) throws {
+                folder = NSTemporaryDirectory() + "clavis-bench-daemon-\(getpid())"
+                try? FileManager.default.removeItem(atPath: folder)
+                try FileManager.default.createDirectory(atPath: folder + "/apps", withIntermediateDirectories: true)
+                socket = folder + "/clavisd.sock"
+                let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+                let app: [String: Any] = ["executable": executable, "application-identifier": accessGroup]
+                try JSONSerialization.data(withJSONObject: app).write(
+                    to: URL(fileURLWithPath: folder + "/apps/bench.json"))
+                process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent()
+                    .appendingPathComponent("clavisd")
+                process.arguments = [
+                    "--user", "--socket", socket, "--state", bench.home.path, "--registry", folder + "/apps",
+                ]
+                let log = Pipe()
+                process.standardError = log
+                try process.run()
+                var said = Data()
+                while !String(decoding: said, as: UTF8.self).contains("listening on") {
+                    let chunk = log.fileHandleForReading.availableData
+                    guard !chunk.isEmpty else { throw Workloads.BenchError.status("clavisd did not start", -1) }
+                    said += chunk
+                }
+            }
+
+            /// The daemon's resident memory, in KiB: all of it (`VmRSS`), and the part that is the keychain file mapped
+            /// by SQLite (`RssFile`, pages the kernel may drop and share with the page cache).
+            var residentKiB: (total: Int, mappedFile: Int) {
+                let status =
+                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+                func field(_ name: String) -> Int {
+                    let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+                    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+                }
+                return (field("VmRSS"), field("RssFile"))
+            }
+
+            func stop() {
+                process.terminate()
+                process.waitUntilExit()
+                try? FileManager.default.removeItem(atPath: folder)
+            }
+        }
+
+        /// `SecItemAdd` and `SecItemCopyMatching` through the daemon, and its resident memory after them.
+        static func run(_ bench: BenchKeychain, operations: Int, accessGroup: String) throws -> (
+            [Measurement], residentKiB: (total: Int, mappedFile: Int)
+        ) {
+            let daemon = try Daemon(bench: bench, accessGroup: accessGroup)
+            defer { daemon.stop() }
+            let configuration = ClavisConfiguration.current.with(daemonSocket: daemon.socket)
+            let rows = try ClavisConfiguration.withConfiguration(configuration) {
+                try APIWorkloads.measure(bench, operations: operations, suffix: " (daemon)")
+            }
+            return (rows, daemon.residentKiB)
+        }
+
+        /// `clients` processes × `operations` mixed calls (add, read, update, delete) through one daemon; the
+        /// throughput and every unexpected status.
+        static func concurrent(_ bench: BenchKeychain, clients: Int, operations: Int, accessGroup: String) throws
+            -> String
+        {
+            let daemon = try Daemon(bench: bench, accessGroup: accessGroup)
+            defer { daemon.stop() }
+            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            let start = DispatchTime.now().uptimeNanoseconds
+            var workers: [(Process, Pipe)] = []
+            for client in 0..<clients {
+                let worker = Process()
+                worker.executableURL = URL(fileURLWithPath: executable)
+                worker.arguments = ["daemon-worker", daemon.socket, "client\(client)", String(operations)]
+                let output = Pipe()
+                worker.standardOutput = output
+                try worker.run()
+                workers.append((worker, output))
+            }
+            var unexpected = 0
+            for (worker, output) in workers {
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                worker.waitUntilExit()
+                unexpected += Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? operations
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            return String(
+                format: "daemon: %d clients x %d mixed operations at %d items: %.0f ops/s, %d unexpected errors",
+                clients, operations, bench.size, Double(clients * operations) / seconds, unexpected)
+        }
+
+        /// One client of `concurrent`: adds, reads, updates and deletes its own items through the daemon at `socket`;
+        /// prints how many calls answered something unexpected.
+        static func worker(socket: String, prefix: String, operations: Int) -> Int32 {
+            let configuration = ClavisConfiguration.current.with(daemonSocket: socket)
+            var unexpected = 0
+            ClavisConfiguration.withConfiguration(configuration) {
+                for index in 0..<operations {
+                    let account = "\(prefix)-\(index / 4)"
+                    let base: [String: Any] = [
+                        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench.concurrent",
+                        kSecAttrAccount as String: account,
+                    ]
+                    let status: OSStatus
+                    switch index % 4 {
+                    case 0:
+                        status = SecItemAdd(
+                            base.merging([kSecValueData as String: Data(account.utf8)]) { _, new in new }
+                                as CFDictionary,
+                            nil)
+                    case 1:
+                        var result: CFTypeRef?
+                        status = SecItemCopyMatching(
+                            base.merging([kSecReturnData as String: true]) { _, new in new } as CFDictionary, &result)
+                    case 2:
+                        status = SecItemUpdate(
+                            base as CFDictionary, [kSecValueData as String: Data("changed".utf8)] as CFDictionary)
+                    default:
+                        status = SecItemDelete(base as CFDictionary)
+                    }
+                    if status != errSecSuccess { unexpected += 1 }
+                }
+            }
+            print(unexpected)
+            return unexpected == 0 ? 0 : 1
+        }
+    }
+#endif
