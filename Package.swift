@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
         .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
-        .target(name: "ClavisIdentity", dependencies: ["ClavisCore"]),
+        .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto"]),
         .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket"]),
         .target(
             name: "ClavisServer",
@@ -61,7 +61,8 @@ let package = Package(
         .target(name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
         .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
-            name: "clavis", dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
+            name: "clavis",
+            dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity"]),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(

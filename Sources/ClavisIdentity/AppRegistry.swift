@@ -52,6 +52,8 @@ public struct AppRegistry: Sendable {
 
     /// The registered apps, by executable path.
     public var apps: [String: App]
+    /// The file each registration was read from, by executable path (empty for a registry built in memory).
+    public var files: [String: String] = [:]
 
     /// A registry holding `apps`.
     public init(apps: [App]) {
@@ -65,6 +67,7 @@ public struct AppRegistry: Sendable {
     public static func load(folder: String) -> (registry: AppRegistry, problems: [String]) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var apps: [App] = []
+        var files: [String: String] = [:]
         var problems: [String] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = folder + "/" + name
@@ -75,8 +78,11 @@ public struct AppRegistry: Sendable {
                 continue
             }
             apps.append(app)
+            files[app.executable] = path
         }
-        return (AppRegistry(apps: apps), problems)
+        var registry = AppRegistry(apps: apps)
+        registry.files = files
+        return (registry, problems)
     }
 
     /// The entitlements of the executable at `path` whose contents hash to `sha256` (computed only when a

@@ -2,7 +2,7 @@ internal import CUnixSocket
 public import ClavisCore
 import ClavisEmbedded
 import ClavisIPC
-public import ClavisIdentity
+import ClavisIdentity
 import Dispatch
 import FoundationEssentials
 
@@ -21,15 +21,15 @@ import FoundationEssentials
 public final class KeychainDaemon: Sendable {
     /// How the daemon runs.
     public let settings: DaemonSettings
-    /// The apps it knows.
-    public let registry: AppRegistry
+    /// The apps it knows, read again whenever the registry folder changes.
+    private let registry: RegistryWatch
     private let listening: Int32
     private let daemonUID: UInt32
 
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
-    public init(settings: DaemonSettings, registry: AppRegistry, listening: Int32) {
+    public init(settings: DaemonSettings, listening: Int32) {
         self.settings = settings
-        self.registry = registry
+        self.registry = RegistryWatch(folder: settings.registryFolder)
         self.listening = listening
         daemonUID = getuid()
     }
@@ -104,7 +104,7 @@ public final class KeychainDaemon: Sendable {
         }
         let entitlements: Entitlements
         if let executable = peer.executable {
-            entitlements = registry.entitlements(executable: executable) { peer.executableDigest() }
+            entitlements = registry.current.entitlements(executable: executable) { peer.executableDigest() }
         } else {
             // Another user's process the daemon may not look into: it gets one group of its own and no other.
             entitlements = Entitlements(

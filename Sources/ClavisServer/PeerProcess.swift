@@ -1,8 +1,6 @@
 internal import CUnixSocket
 public import ClavisCore
-import ClavisCrypto
-import FoundationEssentials
-import Synchronization
+import ClavisIdentity
 
 #if canImport(Glibc)
     import Glibc
@@ -46,32 +44,10 @@ public struct PeerProcess: Sendable, Hashable {
         return PeerProcess(pid: pid, uid: uid, gid: gid, executable: executable)
     }
 
-    /// The SHA-256 of the executable's contents, hexadecimal; cached by device, inode, size and modification time.
+    /// The SHA-256 of the executable's contents, hexadecimal (cached by file version).
     public func executableDigest() -> String? {
-        guard let executable else { return nil }
-        var info = stat()
-        guard stat(executable, &info) == 0 else { return nil }
-        let key = FileVersion(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modified: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
-        if let known = Self.digests.withLock({ $0[key] }) { return known }
-        guard let contents = FileManager.default.contents(atPath: executable) else { return nil }
-        let digest = SHA256.hash(Array(contents)).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
-        Self.digests.withLock { $0[key] = digest }
-        return digest
+        executable.flatMap(ExecutableDigest.sha256(of:))
     }
-
-    private struct FileVersion: Hashable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-    }
-
-    private static let digests = Mutex<[FileVersion: String]>([:])
 
     private static func readLink(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 4097)

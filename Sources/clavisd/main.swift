@@ -1,7 +1,6 @@
 import CProcessHardening
 import CSystemd
 import ClavisCore
-import ClavisIdentity
 import ClavisServer
 
 #if canImport(Glibc)
@@ -95,8 +94,6 @@ case .user:
         registryFolder: options["--registry"] ?? config + "/clavis/apps.d")
 }
 
-let (registry, problems) = AppRegistry.load(folder: settings.registryFolder)
-for problem in problems { report("\(problem); skipped") }
 
 var listening = clavis_systemd_listening_socket()
 if listening < 0 {
@@ -114,4 +111,4 @@ if listening < 0 {
 }
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 clavis_systemd_notify_ready()
-KeychainDaemon(settings: settings, registry: registry, listening: listening).run()
+KeychainDaemon(settings: settings, listening: listening).run()

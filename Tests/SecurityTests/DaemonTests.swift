@@ -89,6 +89,37 @@ import Testing
         #expect(try daemon.client(["find-generic-password", "-s", "vault"], executable: a).status == 44)
     }
 
+    @Test func clavisAppRegistersListsAndRemovesAndTheDaemonFollowsWithoutARestart() throws {
+        let daemon = try TestDaemon(mode: "system")
+        daemons.append(daemon)
+        let app = try daemon.copyOfClavis(named: "app-x")
+        #expect(try daemon.client(["status"], executable: app).standardOutput.contains("exe:\(app)"))
+        let entitlements = try writeEntitlements(
+            in: daemon.folder, name: "x", applicationIdentifier: "TEAM.x", groups: ["TEAM.shared"])
+        let register = try ClavisBinary.run(
+            [
+                "app", "register", "--executable", app, "--entitlements", entitlements, "--pin", "--registry",
+                daemon.registry,
+            ],
+            home: daemon.folder + "/unused")
+        #expect(register.status == 0, "\(register.standardError)")
+        let status = try daemon.client(["--json", "status"], executable: app).standardOutput
+        #expect(status.contains("\"applicationIdentifier\" : \"TEAM.x\""))
+        #expect(status.contains("\"TEAM.shared\""))
+        let list = try ClavisBinary.run(["--json", "app", "list", "--registry", daemon.registry], home: daemon.folder)
+        let apps = try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]]
+        #expect(apps?.count == 1)
+        #expect(apps?.first?["executable"] as? String == app)
+        #expect((apps?.first?["sha256"] as? String)?.count == 64)
+        let remove = try ClavisBinary.run(
+            ["app", "remove", "TEAM.x", "--registry", daemon.registry], home: daemon.folder)
+        #expect(remove.status == 0)
+        #expect(try daemon.client(["status"], executable: app).standardOutput.contains("exe:\(app)"))
+        let again = try ClavisBinary.run(
+            ["app", "remove", "TEAM.x", "--registry", daemon.registry], home: daemon.folder)
+        #expect(again.status == 44)
+    }
+
     @Test func theFilesBelongToTheDaemonAndNoOtherUserOpensThem() throws {
         let (daemon, a, _) = try twoApps()
         #expect(

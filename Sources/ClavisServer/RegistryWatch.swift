@@ -1,0 +1,39 @@
+import ClavisIdentity
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The app registry as it is now: read again when its folder changed (a registration written, renamed into place or
+/// removed, as `clavis app` does), so that no restart is needed.
+final class RegistryWatch: Sendable {
+    let folder: String
+    private let state = Mutex<(version: Int64, registry: AppRegistry)?>(nil)
+
+    init(folder: String) {
+        self.folder = folder
+    }
+
+    /// The registry, read again when the folder's modification time moved.
+    var current: AppRegistry {
+        var info = stat()
+        let version =
+            stat(folder, &info) == 0
+            ? Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec) : -1
+        return state.withLock { state in
+            if let state, state.version == version { return state.registry }
+            let (registry, problems) = AppRegistry.load(folder: folder)
+            for problem in problems { Self.report(problem + "; skipped") }
+            state = (version, registry)
+            return registry
+        }
+    }
+
+    private static func report(_ message: String) {
+        var line = "clavisd: " + message + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,114 @@
+import ClavisCore
+import ClavisIdentity
+import Foundation
+
+/// `app register|list|remove`: the app registry clavisd identifies its callers by (root's `/etc/clavis/apps.d` for
+/// root, the user's `$XDG_CONFIG_HOME/clavis/apps.d` otherwise, or `--registry DIR`).
+struct AppCommand: RunnableCommand {
+    enum Action {
+        case register(executable: String, entitlements: String, pin: Bool)
+        case list
+        case remove(String)
+    }
+
+    var action: Action
+    var registry: RegistryFolder
+
+    static let descriptor = CommandDescriptor(
+        name: "app",
+        summary: "Register an executable with its entitlements for clavisd, list the registered apps, or remove one.",
+        options: [
+            OptionSpec(flag: "--executable", valueName: "path", help: "register: the executable (an absolute path)"),
+            OptionSpec(
+                flag: "--entitlements", valueName: "file",
+                help: "register: an Xcode .entitlements property list (or JSON) with its groups"),
+            OptionSpec(flag: "--pin", help: "register: only this build, by its SHA-256 (a changed binary loses it)"),
+            OptionSpec(flag: "--registry", valueName: "folder", help: "the registry folder to use"),
+        ],
+        operands: "register | list | remove APP", usesItems: false
+    ) { (parsed) throws(UsageError) in
+        let environment = ProcessInfo.processInfo.environment
+        let registry =
+            parsed.value("--registry").map(RegistryFolder.init(path:))
+            ?? RegistryFolder.standard(
+                isRoot: getuid() == 0,
+                configHome: environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil },
+                home: environment["HOME"] ?? "/")
+        switch parsed.operands.first {
+        case "register":
+            guard let executable = parsed.value("--executable"), executable.hasPrefix("/") else {
+                throw UsageError(message: "app register needs --executable with an absolute path")
+            }
+            guard let entitlements = parsed.value("--entitlements") else {
+                throw UsageError(message: "app register needs --entitlements FILE")
+            }
+            return AppCommand(
+                action: .register(executable: executable, entitlements: entitlements, pin: parsed.has("--pin")),
+                registry: registry)
+        case "list":
+            return AppCommand(action: .list, registry: registry)
+        case "remove":
+            guard parsed.operands.count == 2 else {
+                throw UsageError(message: "app remove needs the application identifier (or executable) to remove")
+            }
+            return AppCommand(action: .remove(parsed.operands[1]), registry: registry)
+        default:
+            throw UsageError(message: "app needs register, list or remove")
+        }
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        do throws(KeychainError) {
+            switch action {
+            case .register(let executable, let entitlementsPath, let pin):
+                guard FileManager.default.isExecutableFile(atPath: executable) else {
+                    throw KeychainError(.param, "\(executable) is not an executable file")
+                }
+                let entitlements = try Entitlements.load(path: entitlementsPath)
+                var digest: String?
+                if pin {
+                    guard let sha256 = ExecutableDigest.sha256(of: executable) else {
+                        throw KeychainError(.io, "cannot read \(executable) to pin it")
+                    }
+                    digest = sha256
+                }
+                let groups = entitlements.accessGroups.filter { $0 != entitlements.applicationIdentifier }
+                try registry.register(
+                    AppRegistry.App(
+                        executable: executable, sha256: digest,
+                        applicationIdentifier: entitlements.applicationIdentifier, keychainAccessGroups: groups))
+                Console.out("registered \(entitlements.applicationIdentifier) for \(executable) in \(registry.path)")
+            case .list:
+                let (loaded, problems) = AppRegistry.load(folder: registry.path)
+                for problem in problems { Console.error("clavis: app: \(problem)") }
+                let apps = loaded.apps.values.sorted { $0.applicationIdentifier < $1.applicationIdentifier }
+                if context.json {
+                    let objects: [[String: Any]] = apps.map { app in
+                        var object: [String: Any] = [
+                            "executable": app.executable, "application-identifier": app.applicationIdentifier,
+                            "keychain-access-groups": app.keychainAccessGroups,
+                        ]
+                        if let sha256 = app.sha256 { object["sha256"] = sha256 }
+                        return object
+                    }
+                    Console.out(ItemFormatter.jsonText(objects))
+                } else {
+                    for app in apps {
+                        let groups = ([app.applicationIdentifier] + app.keychainAccessGroups).joined(separator: ", ")
+                        Console.out(
+                            "\(app.applicationIdentifier)  \(app.executable)\(app.sha256 == nil ? "" : "  (pinned)")"
+                                + "  groups: \(groups)")
+                    }
+                }
+            case .remove(let name):
+                guard try registry.remove(applicationIdentifier: name) else {
+                    throw KeychainError(.itemNotFound, "no app \(name) is registered in \(registry.path)")
+                }
+                Console.out("removed \(name) from \(registry.path)")
+            }
+            return ExitStatus.success
+        } catch {
+            return context.fail("clavis app", error)
+        }
+    }
+}
