@@ -94,7 +94,6 @@ case .user:
         registryFolder: options["--registry"] ?? config + "/clavis/apps.d")
 }
 
-
 var listening = clavis_systemd_listening_socket()
 if listening < 0 {
     let folder = String(
