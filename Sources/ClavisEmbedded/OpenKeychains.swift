@@ -13,10 +13,13 @@ import Synchronization
 public enum OpenKeychains {
     /// The process's keychain in `home`, opened on first use. A failure to open is not remembered, so a later call
     /// retries (the folder may have been fixed in between).
-    public static func keychain(home: KeychainHome) throws(KeychainError) -> Keychain {
+    ///
+    /// - Parameter mapsDatabase: how a keychain opened now reads its database (see `Keychain.init`); a keychain
+    ///   already open keeps its way.
+    public static func keychain(home: KeychainHome, mapsDatabase: Bool = true) throws(KeychainError) -> Keychain {
         try opened.withLock { opened throws(KeychainError) in
             if let keychain = opened[home] { return keychain }
-            let keychain = try Keychain(home: home)
+            let keychain = try Keychain(home: home, mapsDatabase: mapsDatabase)
             if opened.isEmpty { atexit(closeOpenKeychains) }
             opened[home] = keychain
             return keychain

@@ -110,7 +110,9 @@ public final class KeychainDaemon: Sendable {
             entitlements = Entitlements(
                 applicationIdentifier: "uid\(peer.uid).unidentified", keychainAccessGroups: [])
         }
-        let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid))
+        // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
+        // rather than growing with the mapped files.
+        let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid), mapsDatabase: false)
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)")
     }

@@ -18,18 +18,23 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, or a missing, malformed or foreign
     ///   `device.key`; `io` when the files cannot be reached.
-    public convenience init(home: KeychainHome) throws(KeychainError) {
+    /// - Parameter mapsDatabase: read through a memory map of the database (the default, fastest); `false` keeps
+    ///   the process's resident memory within SQLite's page cache, as a long-running daemon wants.
+    public convenience init(home: KeychainHome, mapsDatabase: Bool = true) throws(KeychainError) {
         let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) {
             SecureRandom.secureBytes(count: DeviceKeyFile.byteCount)
         }
-        try self.init(home: home, deviceKeyProvider: deviceKey)
+        try self.init(home: home, deviceKeyProvider: deviceKey, mapsDatabase: mapsDatabase)
     }
 
     /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`.
-    public init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider) throws(KeychainError) {
+    public init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true)
+        throws(KeychainError)
+    {
         self.home = home
         do {
-            engine = Mutex(try KeychainEngine(home: home, deviceKeyProvider: deviceKeyProvider))
+            engine = Mutex(
+                try KeychainEngine(home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase))
         } catch {
             throw KeychainError(converting: error)
         }

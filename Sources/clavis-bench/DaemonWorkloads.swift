@@ -38,8 +38,8 @@
                 }
             }
 
-            /// The daemon's resident memory, in KiB: all of it (`VmRSS`), and the part that is the keychain file mapped
-            /// by SQLite (`RssFile`, pages the kernel may drop and share with the page cache).
+            /// The daemon's resident memory, in KiB: all of it (`VmRSS`), and the file-backed part (`RssFile`: the
+            /// shared libraries' pages, shared with every Swift process, which the kernel may drop).
             var residentKiB: (total: Int, mappedFile: Int) {
                 let status =
                     (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""

@@ -98,8 +98,8 @@ do {
         print(String(format: "keychain.db at %d items: %.0f bytes per item", size, bytesPerItem[size] ?? 0))
         if let resident = residentKiB[size] {
             print(
-                "clavisd resident at \(size) items: \(resident.total) KiB, of which \(resident.mappedFile) KiB the "
-                    + "keychain file mapped by SQLite")
+                "clavisd resident at \(size) items: \(resident.total) KiB, of which \(resident.mappedFile) KiB "
+                    + "file-backed (shared libraries)")
         }
     }
     if let small = sizes.min(), let large = sizes.max(), small != large {

@@ -9,7 +9,9 @@ extension KeychainEngine {
     /// folder checked, never a link's target.
     /// - Parameter path: the path SQLite is given, by default the folder's resolved path; tests name another file
     ///   to stand for a folder swapped between the check and the open.
-    static func openDatabase(in folder: KeychainFolder, home: KeychainHome, path: String? = nil) throws -> (
+    static func openDatabase(
+        in folder: KeychainFolder, home: KeychainHome, path: String? = nil, mapsDatabase: Bool = true
+    ) throws -> (
         Connection, writeRefusal: KeychainError?
     ) {
         let path = try path ?? folder.resolvedPath() + "/" + KeychainHome.databaseName
@@ -23,7 +25,7 @@ extension KeychainEngine {
             try connection.executeScript(
                 "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
             )
-            try configureReads(connection)
+            try configureReads(connection, mapsDatabase: mapsDatabase)
             try Schema.migrator.migrate(connection)
             try foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
             return (connection, nil)
@@ -40,7 +42,7 @@ extension KeychainEngine {
                 connection = try Connection(
                     path: path, mode: immutable ? .immutable : .readOnly, refusingSymbolicLinks: true)
                 try checkIsKeychain(connection, path: home.databasePath)
-                try configureReads(connection)
+                try configureReads(connection, mapsDatabase: mapsDatabase)
             } catch {
                 guard failure.isDiskFull || failure.isReadOnly || readOnlyFileSystem else {
                     throw KeychainError(.io, "cannot open \(home.databasePath): \(failure.message)")
@@ -56,8 +58,11 @@ extension KeychainEngine {
 
     /// Keeps a read cheap: the file mapped into memory (pages read without a system call or a copy) and a page
     /// cache that holds the index pages of a large keychain. Durability is untouched (`synchronous = FULL`).
-    private static func configureReads(_ connection: Connection) throws {
-        try connection.executeScript("PRAGMA mmap_size = 268435456; PRAGMA cache_size = -16384;")
+    /// Without `mapsDatabase` pages are copied into the cache instead, so the process's resident memory stays within
+    /// the cache's 16 MiB (what a long-running daemon wants: mapped pages count as its memory).
+    private static func configureReads(_ connection: Connection, mapsDatabase: Bool) throws {
+        let mapped = mapsDatabase ? 268_435_456 : 0
+        try connection.executeScript("PRAGMA mmap_size = \(mapped); PRAGMA cache_size = -16384;")
     }
 
     /// The error a write answers when the keychain's file system is full or read-only.

@@ -35,11 +35,13 @@ final class KeychainEngine {
     /// The open keychain folder, through which the database is opened again for writing once it can be.
     private let folder: KeychainFolder
     private let home: KeychainHome
+    /// Whether reads go through a memory map of the database (see `configureReads`).
+    private let mapsDatabase: Bool
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
-    init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider) throws {
+    init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true) throws {
         let folder = try KeychainFolder(home.path)
         for name in [KeychainHome.databaseName] + KeychainHome.databaseCompanionNames {
             try folder.checkFileIfPresent(name)
@@ -47,9 +49,10 @@ final class KeychainEngine {
         let databaseExisted = (folder.size(of: KeychainHome.databaseName) ?? 0) > 0
         let deviceKey = try deviceKeyProvider.deviceKey(creatingIfMissing: !databaseExisted)
         try folder.ensureFile(KeychainHome.databaseName)
-        let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
+        let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home, mapsDatabase: mapsDatabase)
         self.folder = folder
         self.home = home
+        self.mapsDatabase = mapsDatabase
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         self.writeRefusal = writeRefusal
@@ -77,7 +80,7 @@ final class KeychainEngine {
     func reopenForWritingIfRefused() throws {
         guard writeRefusal != nil else { return }
         connection = try Connection(path: ":memory:")
-        (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home)
+        (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home, mapsDatabase: mapsDatabase)
     }
 
     // MARK: Lock state
