@@ -58,7 +58,8 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `authFailed` for a wrong or missing passcode; nothing is unlocked then.
     public func unlock(passcode: SecureBytes?) throws(KeychainError) {
-        try perform(writing: true) { try $0.unlock(passcode: passcode) }
+        let derived = try deriveOutsideTheLock(passcode)
+        try perform(writing: true) { try $0.unlock(passcode: passcode, derived: derived) }
     }
 
     /// Checks the passcode without changing the lock state: the passcode step of a user-presence check.
@@ -68,7 +69,23 @@ public final class Keychain: Sendable {
     /// - Throws: `authFailed` when the passcode is wrong or attempts are locked out, `notAvailable` when no passcode
     ///   is set.
     public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) {
-        try perform(writing: true) { try $0.verifyPasscode(passcode) }
+        let derived = try deriveOutsideTheLock(passcode)
+        try perform(writing: true) { try $0.verifyPasscode(passcode, derived: derived) }
+    }
+
+    /// The passcode key of `passcode`, derived (about 100 ms) without holding the engine's lock, so that other
+    /// threads' calls go on meanwhile; `nil` when there is nothing to derive.
+    private func deriveOutsideTheLock(_ passcode: SecureBytes?) throws(KeychainError)
+        -> KeychainEngine.DerivedPasscodeKey?
+    {
+        guard let passcode, !passcode.isEmpty, let kdf = try perform({ try $0.currentPasscodeKDF() }) else {
+            return nil
+        }
+        do {
+            return KeychainEngine.DerivedPasscodeKey(kdf: kdf, key: try Keybag.derive(passcode, with: kdf))
+        } catch {
+            throw KeychainError(converting: error)
+        }
     }
 
     /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.

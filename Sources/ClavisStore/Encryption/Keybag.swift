@@ -123,7 +123,8 @@ struct Keybag {
             outputByteCount: 32)
     }
 
-    private static func derive(_ passcode: SecureBytes, with kdf: PasscodeKDF) throws -> SecureBytes {
+    /// The passcode key of `passcode` under `kdf`: the slow step (about 100 ms), which needs no keychain state.
+    static func derive(_ passcode: SecureBytes, with kdf: PasscodeKDF) throws -> SecureBytes {
         do {
             return try kdf.deriveKey(from: passcode)
         } catch {

@@ -92,22 +92,36 @@ final class KeychainEngine {
         if lockState == .unlocked { lockState = .locked }
     }
 
-    func unlock(passcode: SecureBytes?) throws {
+    /// A passcode key derived ahead of a check, outside the engine's lock, with the KDF it was derived under.
+    struct DerivedPasscodeKey {
+        var kdf: PasscodeKDF
+        var key: SecureBytes
+    }
+
+    /// The KDF a passcode is derived under now; `nil` when no passcode is set.
+    func currentPasscodeKDF() throws -> PasscodeKDF? {
+        try keybag.refreshPasscodeState(connection)
+        return keybag.hasPasscode ? keybag.passcodeKDF : nil
+    }
+
+    func unlock(passcode: SecureBytes?, derived: DerivedPasscodeKey? = nil) throws {
         try keybag.refreshPasscodeState(connection)
         if !keybag.hasPasscode, let passcode, !passcode.isEmpty {
             throw KeychainError(.authFailed, "no passcode is set for this keychain")
         }
-        classKeys = try countingPasscodeAttempts(passcode) { passcodeKey in try openEveryClass(passcodeKey) }
+        classKeys = try countingPasscodeAttempts(passcode, derived: derived) { passcodeKey in
+            try openEveryClass(passcodeKey)
+        }
         lockState = .unlocked
     }
 
     /// Checks the passcode without changing the lock state (for user-presence checks).
     ///
     /// - Throws: `notAvailable` when no passcode is set, `authFailed` when it is wrong or attempts are locked out.
-    func verifyPasscode(_ passcode: SecureBytes) throws {
+    func verifyPasscode(_ passcode: SecureBytes, derived: DerivedPasscodeKey? = nil) throws {
         try keybag.refreshPasscodeState(connection)
         guard keybag.hasPasscode else { throw KeychainError(.notAvailable, "no passcode is set for this keychain") }
-        _ = try countingPasscodeAttempts(passcode) { passcodeKey in
+        _ = try countingPasscodeAttempts(passcode, derived: derived) { passcodeKey in
             try keybag.unwrap([.whenUnlocked], passcodeKey: passcodeKey, in: connection)
         }
     }
@@ -120,14 +134,16 @@ final class KeychainEngine {
     /// Runs a passcode check, refusing it during a lockout and counting a wrong passcode toward the next one.
     ///
     /// The passcode key is derived first, outside any transaction: that is the slow part, and processes checking
-    /// at once must not queue behind it. Then, in one write transaction, the lockout is tested, the attempt is
+    /// at once must not queue behind it. `Keychain` derives it before taking the engine's lock (`derived`), so that
+    /// the other threads of a process (a daemon's other clients) do not wait either; it is derived here only when
+    /// none was given or the KDF changed since. Then, in one write transaction, the lockout is tested, the attempt is
     /// counted as a failure and `check` runs with the key (a few key unwraps); a right passcode clears the count
     /// before the transaction commits, a wrong one commits its failure. Attempts from many processes are thereby
     /// serialised: a wrong one is always counted before its answer is known, and a right one never counts toward a
     /// lockout, however many arrive together. `check` gets `nil` when no passcode is set. While one is set, a
     /// missing or empty passcode is `authFailed` at once, uncounted.
     private func countingPasscodeAttempts<Result>(
-        _ passcode: SecureBytes?, _ check: (SecureBytes?) throws -> Result
+        _ passcode: SecureBytes?, derived: DerivedPasscodeKey?, _ check: (SecureBytes?) throws -> Result
     ) throws -> Result {
         guard keybag.hasPasscode else { return try check(nil) }
         // Nothing was typed: refused alike in unlock, verify and set, and not counted as an attempt.
@@ -135,7 +151,8 @@ final class KeychainEngine {
             throw KeychainError(.authFailed, "the keychain passcode is required")
         }
         var derivedWith = keybag.passcodeKDF
-        var passcodeKey = try derivePasscodeKey(passcode)
+        var passcodeKey =
+            if let derived, derived.kdf == keybag.passcodeKDF { derived.key } else { try derivePasscodeKey(passcode) }
         let outcome: Swift.Result<Result, KeychainError> = try connection.transaction {
             try keybag.refreshPasscodeState(connection)
             guard keybag.hasPasscode else { return .success(try check(nil)) }
@@ -179,7 +196,7 @@ final class KeychainEngine {
         if !keybag.hasPasscode, let current, !current.isEmpty {
             throw KeychainError(.authFailed, "no passcode is set for this keychain")
         }
-        let (keys, rewrapped) = try countingPasscodeAttempts(current) { currentKey in
+        let (keys, rewrapped) = try countingPasscodeAttempts(current, derived: nil) { currentKey in
             try connection.transaction {
                 let keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
