@@ -12,23 +12,74 @@ import Testing
         let executable = try Self.buildSeedsPackage()
         let folder = try makeTemporaryFolder("clavis-seeds")
         let home = folder + "/home"
+        let (appA, appB, script) = try Self.apps(in: folder)
+        try Self.checkSeeds(appA: appA, appB: appB) { entitlements, arguments, input in
+            try runProcess(
+                executable, arguments,
+                environment: [
+                    "CLAVIS_HOME": home, "CLAVIS_ENTITLEMENTS": entitlements, "CLAVIS_BIOMETRY_SCRIPT": script,
+                    "CLAVIS_ASKPASS": "",
+                ], input: input)
+        }
+    }
+
+    /// The same, with both apps served by clavisd in system mode: each a copy of the seeds' executable registered
+    /// with its entitlements (the daemon ignores CLAVIS_ENTITLEMENTS), the second process reading what the first
+    /// shared through the daemon.
+    @Test(.timeLimit(.minutes(30)))
+    func seedsFunctionsBehaveTheSameThroughTheDaemon() throws {
+        let executable = try Self.buildSeedsPackage()
+        let folder = try makeTemporaryFolder("clavis-seeds-daemon")
+        chmod(folder, 0o755)
+        let (appA, appB, script) = try Self.apps(in: folder)
+        var copies: [String: String] = [:]
+        var registrations: [String: [String: Any]] = [:]
+        for (name, entitlements) in [("a", appA), ("b", appB)] {
+            let copy = folder + "/seeds-" + name
+            try FileManager.default.copyItem(atPath: executable, toPath: copy)
+            copies[entitlements] = copy
+            let plist =
+                try PropertyListSerialization.propertyList(
+                    from: Data(contentsOf: URL(fileURLWithPath: entitlements)), format: nil) as? [String: Any]
+            registrations[name + ".json"] = [
+                "executable": copy, "application-identifier": plist?["application-identifier"] ?? "",
+                "keychain-access-groups": plist?["keychain-access-groups"] ?? [],
+            ]
+        }
+        let daemon = try TestDaemon(mode: "system", apps: registrations)
+        defer { daemon.stop() }
+        try Self.checkSeeds(appA: appA, appB: appB) { entitlements, arguments, input in
+            try runProcess(
+                copies[entitlements] ?? executable, arguments,
+                environment: [
+                    "CLAVIS_SOCKET": daemon.socket, "CLAVIS_HOME": folder + "/unused", "CLAVIS_ENTITLEMENTS": "",
+                    "CLAVIS_BIOMETRY_SCRIPT": script, "CLAVIS_ASKPASS": "",
+                ], input: input)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/unused"), "nothing went to an embedded keychain")
+    }
+
+    /// Entitlements for app A (its own group and the shared one) and app B (the shared one), and a scripted sensor
+    /// with two matches (the second save's delete, then the read).
+    private static func apps(in folder: String) throws -> (appA: String, appB: String, script: String) {
         let appA = try writeEntitlements(
             in: folder, name: "a", applicationIdentifier: "TEAM123456.com.example.a",
             groups: ["TEAM123456.com.example.a", "group.com.example.shared"])
         let appB = try writeEntitlements(
             in: folder, name: "b", applicationIdentifier: "TEAM123456.com.example.b",
             groups: ["group.com.example.shared"])
-        // Its own scripted sensor (two matches: the second save's delete, then the read) and no askpass program.
         let script = folder + "/biometry.json"
         try Data(#"{"enrolled": ["right-index"], "outcomes": ["match", "match"]}"#.utf8)
             .write(to: URL(fileURLWithPath: script))
+        return (appA, appB, script)
+    }
+
+    /// Runs the seeds' functions as the two apps, through `launch` (entitlements, arguments, standard input).
+    private static func checkSeeds(
+        appA: String, appB: String, launch: (String, [String], String?) throws -> ProcessOutput
+    ) throws {
         func run(_ entitlements: String, _ arguments: String..., input: String? = nil) throws -> String {
-            let output = try runProcess(
-                executable, arguments,
-                environment: [
-                    "CLAVIS_HOME": home, "CLAVIS_ENTITLEMENTS": entitlements, "CLAVIS_BIOMETRY_SCRIPT": script,
-                    "CLAVIS_ASKPASS": "",
-                ], input: input)
+            let output = try launch(entitlements, arguments, input)
             #expect(output.status == 0, "Seeds \(arguments) failed: \(output.standardError)")
             return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         }
