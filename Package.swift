@@ -36,6 +36,7 @@ let package = Package(
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
+        .testTarget(name: "ClavisServerTests", dependencies: ["ClavisServer", "ClavisCore"]),
         .testTarget(name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,13 +20,16 @@ public struct DaemonSettings: Sendable {
     public var state: String
     /// The app registry's folder.
     public var registryFolder: String
+    /// Lock a keychain after it went unused this long (`--auto-lock MINUTES`); never when `nil`.
+    public var autoLock: Duration?
 
     /// Creates settings.
-    public init(mode: Mode, socketPath: String, state: String, registryFolder: String) {
+    public init(mode: Mode, socketPath: String, state: String, registryFolder: String, autoLock: Duration? = nil) {
         self.mode = mode
         self.socketPath = socketPath
         self.state = state
         self.registryFolder = registryFolder
+        self.autoLock = autoLock
     }
 
     /// The keychain folder of user `uid`.

@@ -25,6 +25,7 @@ public final class KeychainDaemon: Sendable {
     private let registry: RegistryWatch
     private let listening: Int32
     private let daemonUID: UInt32
+    private let idleLock: IdleLock?
 
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
     public init(settings: DaemonSettings, listening: Int32) {
@@ -32,6 +33,7 @@ public final class KeychainDaemon: Sendable {
         self.registry = RegistryWatch(folder: settings.registryFolder)
         self.listening = listening
         daemonUID = getuid()
+        idleLock = settings.autoLock.map(IdleLock.init(period:))
     }
 
     /// Binds the settings' socket: mode 0666 in system mode (any local user may connect), 0600 in user mode.
@@ -47,10 +49,14 @@ public final class KeychainDaemon: Sendable {
 
     /// Accepts connections until the listening socket fails; each is served on its own thread.
     public func run() -> Never {
-        while true {
-            let connection = clavis_socket_accept(listening)
-            if connection < 0 { continue }
-            DispatchQueue.global().async { self.serve(SocketConnection(descriptor: connection)) }
+        // The timer lives as long as the accept loop, which is the daemon's life.
+        let timer = idleLock.map(lockIdleKeychains)
+        withExtendedLifetime(timer) { () -> Never in
+            while true {
+                let connection = clavis_socket_accept(listening)
+                if connection < 0 { continue }
+                DispatchQueue.global().async { self.serve(SocketConnection(descriptor: connection)) }
+            }
         }
     }
 
@@ -81,7 +87,9 @@ public final class KeychainDaemon: Sendable {
             frame.wipe()
             let response: Response
             switch service {
-            case .success(let service): response = RequestHandler.answer(request, with: service)
+            case .success(let service):
+                response = RequestHandler.answer(request, with: service)
+                idleLock?.noteActivity(on: service.keychain.home, at: .now)
             case .failure(let error): response = .failure(error)
             }
             var writer = ByteWriter()
@@ -95,6 +103,27 @@ public final class KeychainDaemon: Sendable {
                 return
             }
         }
+    }
+
+    /// Every few seconds (a tenth of the idle period, at most a minute), locks the keychains nobody used for the
+    /// idle period.
+    private func lockIdleKeychains(_ idleLock: IdleLock) -> any DispatchSourceTimer {
+        let interval = min(idleLock.period / 10, .seconds(60))
+        let milliseconds = Int(
+            interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(milliseconds, 1)))
+        timer.setEventHandler {
+            // Only a keychain with a passcode can be unlocked again by its user; one without stays as it is.
+            for home in idleLock.keychainsToLock(at: .now) {
+                guard let keychain = try? OpenKeychains.keychain(home: home, mapsDatabase: false),
+                    keychain.hasPasscode
+                else { continue }
+                keychain.lock()
+            }
+        }
+        timer.resume()
+        return timer
     }
 
     /// The service for `peer`: its user's keychain, the groups the registry gives its executable.

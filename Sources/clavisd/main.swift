@@ -13,12 +13,13 @@ import ClavisServer
 // user socket or the system socket; it identifies each from the kernel and answers for its groups only.
 
 let usage = """
-    Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR]
+    Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR] [--auto-lock MINUTES]
         --system   one daemon for every local user, as a dedicated user: keychains in /var/lib/clavis/<uid>,
                    socket /run/clavis/clavisd.sock, apps in /etc/clavis/apps.d (needs CAP_SYS_PTRACE to identify
                    hardened clients)
         --user     one daemon for this user: the user's keychain ($XDG_DATA_HOME/clavis), socket
                    $XDG_RUNTIME_DIR/clavis/clavisd.sock, apps in $XDG_CONFIG_HOME/clavis/apps.d
+        --auto-lock MINUTES   lock a keychain nobody used for that long (its WhenUnlocked items close)
     With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
     """
 
@@ -56,7 +57,7 @@ while let argument = arguments.first {
     switch argument {
     case "--system": mode = .system
     case "--user": mode = .user
-    case "--socket", "--state", "--registry":
+    case "--socket", "--state", "--registry", "--auto-lock":
         guard let value = arguments.first else { fail("\(argument) needs a value\n\(usage)", status: 2) }
         arguments.removeFirst()
         options[argument] = value
@@ -67,6 +68,11 @@ while let argument = arguments.first {
     }
 }
 guard let mode else { fail("choose --system or --user\n\(usage)", status: 2) }
+var autoLock: Duration?
+if let minutes = options["--auto-lock"] {
+    guard let count = Int(minutes), count > 0 else { fail("--auto-lock takes a number of minutes", status: 2) }
+    autoLock = .seconds(count * 60)
+}
 
 _ = clavis_disable_core_dumps()
 // A parent may have started the daemon with signals blocked (a thread pool's mask is inherited): SIGTERM must stop
@@ -83,7 +89,8 @@ switch mode {
 case .system:
     settings = DaemonSettings(
         mode: .system, socketPath: options["--socket"] ?? "/run/clavis/clavisd.sock",
-        state: options["--state"] ?? "/var/lib/clavis", registryFolder: options["--registry"] ?? "/etc/clavis/apps.d")
+        state: options["--state"] ?? "/var/lib/clavis", registryFolder: options["--registry"] ?? "/etc/clavis/apps.d",
+        autoLock: autoLock)
 case .user:
     let runtime = environment("XDG_RUNTIME_DIR") ?? "/run/user/\(getuid())"
     let data = environment("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
@@ -91,7 +98,7 @@ case .user:
     settings = DaemonSettings(
         mode: .user, socketPath: options["--socket"] ?? runtime + "/clavis/clavisd.sock",
         state: options["--state"] ?? data + "/clavis",
-        registryFolder: options["--registry"] ?? config + "/clavis/apps.d")
+        registryFolder: options["--registry"] ?? config + "/clavis/apps.d", autoLock: autoLock)
 }
 
 var listening = clavis_systemd_listening_socket()
