@@ -73,6 +73,10 @@ struct ItemFormatter {
         if let access = item[kSecAttrAccessControl as String] as? SecAccessControl {
             object["accessControl"] = AccessControlText.names(access)
         }
+        // The item's kSecValuePersistentRef, for scripts and programs that refer to it later.
+        if let reference = item[kSecValuePersistentRef as String] as? Data {
+            object["persistentReference"] = reference.base64EncodedString()
+        }
         if let secret {
             if let text = String(data: secret, encoding: .utf8) {
                 object["password"] = text

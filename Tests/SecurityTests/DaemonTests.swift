@@ -64,6 +64,40 @@ import Testing
         #expect(read.standardOutput == "a-secret\n")
     }
 
+    @Test func anotherAppCannotUseAnAppsPersistentReference() throws {
+        // A is a copy of clavis; B is this test process, registered with its own group.
+        let staging = try TestDaemon(mode: "user")
+        let a = try staging.copyOfClavis(named: "app-a")
+        staging.kill()
+        let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let daemon = try TestDaemon(
+            mode: "system",
+            apps: [
+                "a.json": ["executable": a, "application-identifier": "TEAM.a"],
+                "b.json": ["executable": tests, "application-identifier": "TEAM.b"],
+            ])
+        daemons.append(daemon)
+        let add = ["add-generic-password", "-a", "me", "-s", "vault", "-w", "a-secret"]
+        #expect(try daemon.client(add, executable: a).status == 0)
+        let dump = try daemon.client(["--json", "dump-keychain"], executable: a)
+        let items = try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [[String: Any]]
+        let reference = try #require(
+            (items?.first?["persistentReference"] as? String).flatMap { Data(base64Encoded: $0) })
+        ClavisConfiguration.withConfiguration(ClavisConfiguration.current.with(daemonSocket: daemon.socket)) {
+            #expect((try? KeychainClient().status().applicationIdentifier) == "TEAM.b")
+            let byReference: [String: Any] = [
+                kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
+            ]
+            #expect(copyMatching(byReference).status == errSecItemNotFound)
+            let plain = [kSecValuePersistentRef as String: reference] as CFDictionary
+            #expect(
+                SecItemUpdate(plain, [kSecValueData as String: Data("x".utf8)] as CFDictionary) == errSecItemNotFound)
+            #expect(SecItemDelete(plain) == errSecItemNotFound)
+        }
+        let read = try daemon.client(["find-generic-password", "-s", "vault", "-w"], executable: a)
+        #expect(read.standardOutput == "a-secret\n")
+    }
+
     @Test func anUnregisteredOrChangedExecutableGetsOnlyAPrivateGroup() throws {
         let (daemon, a, _) = try twoApps()
         let stranger = try daemon.copyOfClavis(named: "stranger")
