@@ -147,6 +147,7 @@ struct FindPasswordCommand: RunnableCommand {
         query[kSecClass as String] = kind.itemClass
         query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
         query[kSecReturnAttributes as String] = true
+        if context.json { query[kSecReturnPersistentRef as String] = true }
         if wantsSecret { query[kSecReturnData as String] = true }
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
