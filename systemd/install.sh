@@ -1,11 +1,11 @@
 #!/bin/sh
-# Installs clavisd in system mode (run as root from the repository, after `swift build -c release`):
+# Installs clavisd in system mode (run as root from the repository, after `swift build -c release --static-swift-stdlib`):
 #   sudo sh systemd/install.sh
 # With --user, installs the user units instead (run as the user; the binary goes to ~/.local/bin).
 set -eu
 cd "$(dirname "$0")/.."
 binary=.build/release/clavisd
-[ -x "$binary" ] || { echo "install.sh: build first: swift build -c release --product clavisd" >&2; exit 1; }
+[ -x "$binary" ] || { echo "install.sh: build first: swift build -c release --static-swift-stdlib" >&2; exit 1; }
 if [ "${1:-}" = --user ]; then
     units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
     mkdir -p "$HOME/.local/bin" "$units"
