@@ -37,6 +37,7 @@ let package = Package(
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
         .testTarget(name: "ClavisServerTests", dependencies: ["ClavisServer", "ClavisCore"]),
+        .testTarget(name: "ClavisIdentityTests", dependencies: ["ClavisIdentity", "ClavisCore"]),
         .testTarget(name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
     ],
     swiftLanguageModes: [.v6]

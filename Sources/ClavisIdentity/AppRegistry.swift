@@ -1,6 +1,12 @@
 import ClavisCore
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The apps clavisd knows: each maps an executable (and optionally its SHA-256) to the entitlements an Xcode
 /// `.entitlements` file would give it. One JSON file per app in the registry folder
 /// (`/etc/clavis/apps.d/` in system mode, `~/.config/clavis/apps.d/` in user mode):
@@ -64,13 +70,23 @@ public struct AppRegistry: Sendable {
 
     /// Reads every `*.json` file of `folder`; a missing folder is an empty registry. A file that is not a valid
     /// registration is skipped and reported in `problems`.
-    public static func load(folder: String) -> (registry: AppRegistry, problems: [String]) {
+    ///
+    /// - Parameter owner: when given (system mode: root), the folder and each file must belong to that user and be
+    ///   writable by nobody else, or they are not trusted: a registration grants access groups.
+    public static func load(folder: String, owner: UInt32? = nil) -> (registry: AppRegistry, problems: [String]) {
+        var problems: [String] = []
+        if let owner, let problem = untrusted(folder, owner: owner) {
+            return (AppRegistry(apps: []), [problem])
+        }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var apps: [App] = []
         var files: [String: String] = [:]
-        var problems: [String] = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = folder + "/" + name
+            if let owner, let problem = untrusted(path, owner: owner) {
+                problems.append(problem)
+                continue
+            }
             guard let contents = FileManager.default.contents(atPath: path),
                 let app = try? JSONDecoder().decode(App.self, from: contents), app.executable.hasPrefix("/")
             else {
@@ -83,6 +99,17 @@ public struct AppRegistry: Sendable {
         var registry = AppRegistry(apps: apps)
         registry.files = files
         return (registry, problems)
+    }
+
+    /// Why `path` may not be trusted as part of a registry that `owner` keeps: another owner, a link, or writable by
+    /// its group or others; `nil` when it may.
+    static func untrusted(_ path: String, owner: UInt32) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if info.st_mode & S_IFMT == S_IFLNK { return "\(path) is a symbolic link" }
+        if info.st_uid != owner { return "\(path) does not belong to user \(owner)" }
+        if info.st_mode & 0o022 != 0 { return "\(path) is writable by others than its owner" }
+        return nil
     }
 
     /// The entitlements of the executable at `path` whose contents hash to `sha256` (computed only when a

@@ -30,7 +30,8 @@ public final class KeychainDaemon: Sendable {
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
     public init(settings: DaemonSettings, listening: Int32) {
         self.settings = settings
-        self.registry = RegistryWatch(folder: settings.registryFolder)
+        // A registration grants groups: only the files of root (system mode) or of the daemon's user count.
+        self.registry = RegistryWatch(folder: settings.registryFolder, owner: settings.mode == .system ? 0 : getuid())
         self.listening = listening
         daemonUID = getuid()
         idleLock = settings.autoLock.map(IdleLock.init(period:))

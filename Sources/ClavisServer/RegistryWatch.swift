@@ -11,10 +11,13 @@ import Synchronization
 /// removed, as `clavis app` does), so that no restart is needed.
 final class RegistryWatch: Sendable {
     let folder: String
+    /// The user who must own the registry (root in system mode), or `nil` to trust any.
+    let owner: UInt32?
     private let state = Mutex<(version: Int64, registry: AppRegistry)?>(nil)
 
-    init(folder: String) {
+    init(folder: String, owner: UInt32?) {
         self.folder = folder
+        self.owner = owner
     }
 
     /// The registry, read again when the folder's modification time moved.
@@ -25,7 +28,7 @@ final class RegistryWatch: Sendable {
             ? Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec) : -1
         return state.withLock { state in
             if let state, state.version == version { return state.registry }
-            let (registry, problems) = AppRegistry.load(folder: folder)
+            let (registry, problems) = AppRegistry.load(folder: folder, owner: owner)
             for problem in problems { Self.report(problem + "; skipped") }
             state = (version, registry)
             return registry
