@@ -2,6 +2,9 @@
 #include "CUnixSocket.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/time.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -13,6 +16,45 @@
 
 const char *clavis_last_error_text(void) {
     return strerror(errno);
+}
+
+int clavis_last_errno(void) {
+    return errno;
+}
+
+void clavis_wait_readable(int fd, int milliseconds) {
+    struct pollfd watch = {.fd = fd, .events = POLLIN, .revents = 0};
+    poll(&watch, 1, milliseconds);
+}
+
+int clavis_socket_receive_timeout(int fd, int seconds) {
+    struct timeval timeout = {.tv_sec = seconds, .tv_usec = 0};
+    return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+}
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+int clavis_socket_peer_pidfd(int fd) {
+    int pidfd = -1;
+    socklen_t size = sizeof pidfd;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &size) != 0) return -1;
+    return pidfd;
+}
+
+int clavis_open_process_executable(int pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/exe", pid);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode) {
+    struct stat info;
+    if (fstat(fd, &info) != 0) return -1;
+    *device = (unsigned long long)info.st_dev;
+    *inode = (unsigned long long)info.st_ino;
+    return 0;
 }
 
 static int clavis_address(const char *path, struct sockaddr_un *address) {

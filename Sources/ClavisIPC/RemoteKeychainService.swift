@@ -2,6 +2,12 @@ public import ClavisCore
 public import FoundationEssentials
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The keychain service behind clavisd's socket: every call one request frame and one response frame.
 ///
 /// One connection per service, opened on first use; calls from several threads take turns on it. When the daemon
@@ -17,6 +23,9 @@ public final class RemoteKeychainService: KeychainService {
     private struct Connection: ~Copyable {
         var socket: SocketConnection?
         var nextRequestID: UInt32 = 1
+        /// The process that connected: a child made by `fork` connects anew rather than share the parent's socket
+        /// (their frames would interleave).
+        var owner: Int32 = getpid()
     }
 
     /// A service reached through the socket at `socketPath`; nothing is connected until the first call.
@@ -128,6 +137,10 @@ public final class RemoteKeychainService: KeychainService {
             let requestID = connection.nextRequestID
             connection.nextRequestID &+= 1
             let frame = Frame(requestID: requestID, body: writer.bytes)
+            if connection.owner != getpid() {
+                connection.socket = nil
+                connection.owner = getpid()
+            }
             let socket: SocketConnection
             if let open = connection.socket {
                 socket = open

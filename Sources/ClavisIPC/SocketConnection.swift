@@ -27,8 +27,13 @@ public final class SocketConnection {
             throw KeychainError(
                 .notAvailable, "no keychain daemon answers at \(path): \(String(cString: clavis_last_error_text()))")
         }
+        // A daemon that stops answering (hung, or stopped in a debugger) fails the call rather than the process.
+        _ = clavis_socket_receive_timeout(descriptor, Self.answerTimeoutSeconds)
         self.init(descriptor: descriptor)
     }
+
+    /// How long a client waits for an answer before the call fails with `io`.
+    public static let answerTimeoutSeconds: Int32 = 120
 
     deinit {
         close(descriptor)
@@ -61,12 +66,20 @@ public final class SocketConnection {
         default: throw KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
         }
         let (requestID, length) = try Frame.readHeader(header)
-        var body = [UInt8](repeating: 0, count: length)
-        let received = body.withUnsafeMutableBytes { buffer in
-            buffer.isEmpty ? 0 : clavis_socket_receive_all(descriptor, buffer.baseAddress, buffer.count)
-        }
-        guard received == 0 else {
-            throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+        // The body grows as its bytes arrive, a megabyte at a time: a header alone (saying 64 MiB and sending
+        // nothing) costs the receiver nothing.
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(length, 1 << 20))
+        defer { Frame.wipe(&chunk) }
+        while body.count < length {
+            let count = min(length - body.count, chunk.count)
+            let received = chunk.withUnsafeMutableBytes { clavis_socket_receive_all(descriptor, $0.baseAddress, count) }
+            guard received == 0 else {
+                var partial = Frame(requestID: requestID, body: body)
+                partial.wipe()
+                throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+            }
+            body += chunk[..<count]
         }
         return Frame(requestID: requestID, body: body)
     }
@@ -110,6 +123,13 @@ public struct Frame: Sendable {
         let length = Int(try reader.uint32())
         guard length <= maximumBodySize else { throw reader.malformed("a body of \(length) bytes") }
         return (requestID, length)
+    }
+
+    /// Zeroes `buffer` in place (it may hold part of a secret).
+    static func wipe(_ buffer: inout [UInt8]) {
+        buffer.withUnsafeMutableBytes { bytes in
+            if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
+        }
     }
 
     /// Zeroes the body (it may hold a secret).

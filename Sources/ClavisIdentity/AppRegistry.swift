@@ -112,10 +112,16 @@ public struct AppRegistry: Sendable {
         return nil
     }
 
-    /// The entitlements of the executable at `path` whose contents hash to `sha256` (computed only when a
-    /// registration asks for it: `contentsDigest` is called at most once).
-    public func entitlements(executable path: String, contentsDigest: () -> String?) -> Entitlements {
-        if let app = apps[path], app.sha256 == nil || app.sha256?.lowercased() == contentsDigest() {
+    /// The entitlements of the running executable the kernel names `path`, when the registered file at that path is
+    /// the very file running (`isRunningFile`: same device and inode, checked in the daemon's own view of the
+    /// file system, so a file mounted over the path in another mount namespace does not pass) and, when the
+    /// registration is pinned, its contents hash to `sha256` (`contentsDigest`, called only then, at most once).
+    public func entitlements(
+        executable path: String, isRunningFile: (String) -> Bool = { _ in true }, contentsDigest: () -> String?
+    ) -> Entitlements {
+        if let app = apps[path], isRunningFile(app.executable),
+            app.sha256 == nil || app.sha256?.lowercased() == contentsDigest()
+        {
             return Entitlements(
                 applicationIdentifier: app.applicationIdentifier, keychainAccessGroups: app.keychainAccessGroups)
         }

@@ -4,7 +4,8 @@ import ClavisEmbedded
 import ClavisIPC
 import ClavisIdentity
 import Dispatch
-import FoundationEssentials
+import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -55,10 +56,62 @@ public final class KeychainDaemon: Sendable {
         withExtendedLifetime(timer) { () -> Never in
             while true {
                 let connection = clavis_socket_accept(listening)
-                if connection < 0 { continue }
-                DispatchQueue.global().async { self.serve(SocketConnection(descriptor: connection)) }
+                guard connection >= 0 else {
+                    switch clavis_last_errno() {
+                    case EINTR, ECONNABORTED, EAGAIN, EPROTO:
+                        continue
+                    case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                        // Out of descriptors or memory: let connections end before accepting more.
+                        clavis_wait_readable(-1, 100)
+                        continue
+                    default:
+                        Self.report("cannot accept connections: \(String(cString: clavis_last_error_text()))")
+                        exit(1)
+                    }
+                }
+                admit(connection)
             }
         }
+    }
+
+    /// The most connections one user may hold open at once; more are closed at once.
+    static let connectionsPerUser = 64
+    /// How long a connection may sit between requests, and a request take to arrive, in seconds.
+    static let idleSeconds: Int32 = 600
+    private let openConnections = Mutex<[UInt32: Int]>([:])
+
+    /// Serves `connection` on a thread of its own, unless its user already holds `connectionsPerUser`: one user's
+    /// idle connections cannot take every thread from the others.
+    private func admit(_ descriptor: Int32) {
+        let connection = SocketConnection(descriptor: descriptor)
+        var pid: Int32 = 0
+        var peerUID: UInt32 = 0
+        var gid: UInt32 = 0
+        guard clavis_socket_peer(descriptor, &pid, &peerUID, &gid) == 0 else { return }
+        let uid = peerUID
+        let admitted = openConnections.withLock { open in
+            guard open[uid, default: 0] < Self.connectionsPerUser else { return false }
+            open[uid, default: 0] += 1
+            return true
+        }
+        guard admitted else { return }
+        _ = clavis_socket_receive_timeout(descriptor, Self.idleSeconds)
+        let thread = Thread { [connection = SendableConnection(connection)] in
+            self.serve(connection.connection)
+            self.openConnections.withLock { $0[uid, default: 1] -= 1 }
+        }
+        thread.start()
+    }
+
+    /// Hands a connection to the one thread that serves it (it is used by that thread only).
+    private struct SendableConnection: @unchecked Sendable {
+        let connection: SocketConnection
+        init(_ connection: SocketConnection) { self.connection = connection }
+    }
+
+    private static func report(_ message: String) {
+        var line = "clavisd: " + message + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 
     /// Answers one connection's requests until it closes or sends something malformed.
@@ -69,6 +122,7 @@ public final class KeychainDaemon: Sendable {
         } catch {
             service = .failure(error)
         }
+        var authentication = ConnectionAuthentication()
         while true {
             let received: Frame?
             do {
@@ -77,24 +131,38 @@ public final class KeychainDaemon: Sendable {
                 return
             }
             guard var frame = received else { return }
-            var reader = ByteReader(frame.body, subject: "a keychain request")
             let request: Request
             do {
+                // The reader shares the frame's storage: it ends here, so that the wipe below zeroes the bytes the
+                // request (a passcode, a secret) arrived in rather than a copy.
+                var reader = ByteReader(frame.body, subject: "a keychain request")
                 request = try Request(from: &reader)
             } catch {
                 frame.wipe()
                 return
             }
             frame.wipe()
-            let response: Response
+            var response: Response
             switch service {
             case .success(let service):
-                response = RequestHandler.answer(request, with: service)
-                idleLock?.noteActivity(on: service.keychain.home, at: .now)
+                let now = ContinuousClock.now
+                let vetted = authentication.vetted(request, keychainIdentity: service.keychain.identity, at: now)
+                response = RequestHandler.answer(vetted, with: service)
+                if case .failure = response {} else { authentication.noteSuccess(of: request, at: now) }
+                idleLock?.noteActivity(on: service.keychain.home, at: now)
             case .failure(let error): response = .failure(error)
             }
             var writer = ByteWriter()
             response.encode(to: &writer)
+            if writer.bytes.count > Frame.maximumBodySize {
+                writer.wipe()
+                response = .failure(
+                    KeychainError(
+                        .allocate,
+                        "the answer is larger than \(Frame.maximumBodySize) bytes: ask for fewer items or fewer secrets"
+                    ))
+                response.encode(to: &writer)
+            }
             var reply = Frame(requestID: frame.requestID, body: writer.bytes)
             writer.wipe()
             defer { reply.wipe() }
@@ -132,13 +200,15 @@ public final class KeychainDaemon: Sendable {
         if settings.mode == .user && peer.uid != daemonUID {
             throw KeychainError(.missingEntitlement, "this keychain daemon serves user \(daemonUID) only")
         }
-        let entitlements: Entitlements
-        if let executable = peer.executable {
-            entitlements = registry.current.entitlements(executable: executable) { peer.executableDigest() }
-        } else {
-            // Another user's process the daemon may not look into: it gets one group of its own and no other.
-            entitlements = Entitlements(
-                applicationIdentifier: "uid\(peer.uid).unidentified", keychainAccessGroups: [])
+        guard let executable = peer.executable, peer.executableFile != nil else {
+            // A process the daemon may not look into (another user's hardened client, without CAP_SYS_PTRACE) gets no
+            // identity at all: sharing one among all such processes would let any of them read the others' items.
+            throw KeychainError(
+                .missingEntitlement,
+                "the calling program cannot be identified (clavisd needs CAP_SYS_PTRACE to identify hardened clients)")
+        }
+        let entitlements = registry.current.entitlements(executable: executable, isRunningFile: peer.isRunning) {
+            peer.executableDigest()
         }
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.

@@ -19,6 +19,7 @@ import Testing
             let client = try KeychainClient(configuration: configuration)
             let wanted = Int.random(in: 1...25, using: &random)
             let progress = DispatchSemaphore(value: 0)
+            let stopped = DispatchSemaphore(value: 0)
             let written = Mutex<[String]>([])
             let writer = Thread {
                 for index in 0... {
@@ -30,7 +31,7 @@ import Testing
                     do {
                         _ = try client.add(item)
                     } catch {
-                        progress.signal()
+                        stopped.signal()
                         return
                     }
                     written.withLock { $0.append(account) }
@@ -41,7 +42,7 @@ import Testing
             // Wait for `wanted` acknowledged adds, then kill the daemon in the middle of the next ones.
             for _ in 0..<wanted { progress.wait() }
             daemon.kill()
-            progress.wait()  // the writer's call failed: it has stopped
+            stopped.wait()  // the writer's call failed: it has stopped, and writes nothing more
             acknowledged += written.withLock { $0 }
             daemon = try TestDaemon(mode: "user", reusing: folder)
         }

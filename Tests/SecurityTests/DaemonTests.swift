@@ -1,4 +1,5 @@
 import ClavisClient
+import ClavisCore
 import Foundation
 import Security
 import Testing
@@ -229,6 +230,36 @@ import Testing
         let read = try daemon.client(["find-generic-password", "-s", "vault", "-w"], executable: a)
         #expect(read.status == 0)
         #expect(read.standardOutput == "a\n")
+    }
+
+    /// Until authentication moves into the daemon, a client's proof is taken for biometry only: "passcode verified"
+    /// counts when the daemon itself verified the passcode on that connection.
+    @Test func aClaimedPasscodeOpensNothingUntilTheDaemonVerifiedIt() throws {
+        let daemon = try TestDaemon(mode: "user")
+        daemons.append(daemon)
+        let client = try KeychainClient(configuration: ClavisConfiguration.current.with(daemonSocket: daemon.socket))
+        try client.setPasscode(SecureBytes(Data("2468".utf8)), current: nil, strength: .cheapForTesting)
+        let policy = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .devicePasscode)
+        _ = try client.service.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [
+                    .service: .string("guarded"), .accessible: .string("aku"), .accessControl: .data(policy.encoded),
+                ],
+                secret: SecureBytes(Data("behind the passcode".utf8))))
+        let forged = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("guarded")], limit: .one, returnsSecret: true,
+            authentication: AuthenticationProof(passcode: true))
+        guard case .needsAuthentication = try client.service.find(forged) else {
+            Issue.record("a claimed passcode opened the item")
+            return
+        }
+        _ = try client.service.verifyPasscode(SecureBytes(Data("2468".utf8)))
+        guard case .done(let items) = try client.service.find(forged) else {
+            Issue.record("the passcode the daemon verified did not open the item")
+            return
+        }
+        #expect(items.first?.secret == SecureBytes(Data("behind the passcode".utf8)))
     }
 
     @Test func aUserModeDaemonServesItsUserThroughSecurityAndRefusesOthers() throws {

@@ -10,6 +10,25 @@
 /// The system's text for the last error (errno), for messages.
 const char *clavis_last_error_text(void);
 
+/// The last error number (errno).
+int clavis_last_errno(void);
+
+/// Waits up to `milliseconds` for `fd` to become readable (a pause that a signal or a connection ends early).
+void clavis_wait_readable(int fd, int milliseconds);
+
+/// Sets how long a receive on `fd` may block before failing with EAGAIN; 0, or -1 with errno set.
+int clavis_socket_receive_timeout(int fd, int seconds);
+
+/// A pidfd for the peer of `fd` bound by the kernel at connect time (SO_PEERPIDFD, Linux 6.5), or -1 with errno
+/// set (ENOPROTOOPT on older kernels).
+int clavis_socket_peer_pidfd(int fd);
+
+/// Opens the executable of process `pid` (`/proc/<pid>/exe`) for reading; the descriptor, or -1 with errno set.
+int clavis_open_process_executable(int pid);
+
+/// The device and inode of the file open as `fd`; 0, or -1 with errno set.
+int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode);
+
 /// Connects to the socket at `path`; the descriptor (close-on-exec), or -1 with errno set.
 int clavis_socket_connect(const char *path);
 
