@@ -83,7 +83,7 @@ public struct AppRegistry: Sendable {
         var files: [String: String] = [:]
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = folder + "/" + name
-            if let owner, let problem = untrusted(path, owner: owner) {
+            if let problem = owner.flatMap({ untrusted(path, owner: $0) }) ?? notARegularFile(path) {
                 problems.append(problem)
                 continue
             }
@@ -99,6 +99,13 @@ public struct AppRegistry: Sendable {
         var registry = AppRegistry(apps: apps)
         registry.files = files
         return (registry, problems)
+    }
+
+    /// Why `path` is not read as a registration: anything but a regular file (a FIFO would block the reader).
+    static func notARegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return "\(path) cannot be read" }
+        return info.st_mode & S_IFMT == S_IFREG ? nil : "\(path) is not a regular file"
     }
 
     /// Why `path` may not be trusted as part of a registry that `owner` keeps: another owner, a link, or writable by

@@ -13,12 +13,17 @@ public enum ExecutableName {
 
     /// The last path component of the target of the symbolic link at `path`.
     static func name(ofLink path: String) -> String? {
+        guard let target = linkTarget(path) else { return nil }
+        let name = target.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? nil : name
+    }
+
+    /// The target of the symbolic link at `path` (such as `/proc/<pid>/exe`), or `nil`.
+    public static func linkTarget(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink(path, &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
-        let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let name = target.split(separator: "/").last.map(String.init) ?? ""
-        return name.isEmpty ? nil : name
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static var programName: String {

@@ -45,7 +45,7 @@ public struct PeerProcess: Sendable {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) is gone")
         }
         defer { close(pidfd) }
-        let executable = readLink("/proc/\(pid)/exe")
+        let executable = ExecutableName.linkTarget("/proc/\(pid)/exe")
         let file = RunningExecutable(pid: pid)
         guard clavis_pidfd_is_alive(pidfd) == 1 else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) ended while it was identified")
@@ -64,13 +64,6 @@ public struct PeerProcess: Sendable {
     /// The SHA-256 of the running executable's contents, hexadecimal (cached by file version).
     public func executableDigest() -> String? {
         executableFile.flatMap { ExecutableDigest.sha256(ofDescriptor: $0.descriptor) }
-    }
-
-    private static func readLink(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

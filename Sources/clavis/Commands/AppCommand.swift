@@ -60,7 +60,13 @@ struct AppCommand: RunnableCommand {
     func run(_ context: CommandContext) -> Int32 {
         do throws(KeychainError) {
             switch action {
-            case .register(let executable, let entitlementsPath, let pin):
+            case .register(let given, let entitlementsPath, let pin):
+                // The daemon matches the path the kernel reports for a running program: the real one, no links.
+                guard let resolved = realpath(given, nil) else {
+                    throw KeychainError(.param, "\(given) does not exist")
+                }
+                let executable = String(cString: resolved)
+                free(resolved)
                 guard FileManager.default.isExecutableFile(atPath: executable) else {
                     throw KeychainError(.param, "\(executable) is not an executable file")
                 }
