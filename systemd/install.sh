@@ -16,9 +16,14 @@ if [ "${1:-}" = --user ]; then
     systemctl --user enable --now clavisd.socket
 else
     install -m 0755 "$binary" /usr/local/bin/clavisd
+    install -m 0755 .build/release/clavis /usr/local/bin/clavis
     install -m 0644 systemd/clavis.sysusers /usr/lib/sysusers.d/clavis.conf
     systemd-sysusers /usr/lib/sysusers.d/clavis.conf
     install -d -m 0755 -o root -g root /etc/clavis/apps.d
+    # The command line is the keychain administrator: it may set, change or remove the passcode.
+    printf '%s\n' '{"executable": "/usr/local/bin/clavis", "application-identifier": "clavis", "keychain-administrator": true}' \
+        > /etc/clavis/apps.d/clavis.json
+    chmod 0644 /etc/clavis/apps.d/clavis.json
     install -m 0644 systemd/clavisd.service systemd/clavisd.socket /etc/systemd/system/
     systemctl daemon-reload
     systemctl enable --now clavisd.socket

@@ -68,6 +68,12 @@ public final class EmbeddedKeychainService: KeychainService {
     public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)
         throws(KeychainError)
     {
+        // An app that could set a passcode its user does not know would hold every WhenUnlocked item to ransom.
+        guard entitlements.isAdministrator else {
+            throw KeychainError(
+                .missingEntitlement,
+                "only a keychain administrator may set the passcode (clavis app register --administrator)")
+        }
         try keychain.setPasscode(newPasscode, current: current, kdf: Self.kdf(strength))
     }
 

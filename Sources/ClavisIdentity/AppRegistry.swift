@@ -30,11 +30,14 @@ public struct AppRegistry: Sendable {
         public var applicationIdentifier: String
         /// The app's `keychain-access-groups`.
         public var keychainAccessGroups: [String]
+        /// `keychain-administrator`: the app may set, change or remove the keychain passcode.
+        public var keychainAdministrator: Bool
 
         enum CodingKeys: String, CodingKey {
             case executable, sha256
             case applicationIdentifier = "application-identifier"
             case keychainAccessGroups = "keychain-access-groups"
+            case keychainAdministrator = "keychain-administrator"
         }
 
         /// Reads a registration; `sha256` and `keychain-access-groups` may be left out.
@@ -44,11 +47,15 @@ public struct AppRegistry: Sendable {
             sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
             applicationIdentifier = try container.decode(String.self, forKey: .applicationIdentifier)
             keychainAccessGroups = try container.decodeIfPresent([String].self, forKey: .keychainAccessGroups) ?? []
+            keychainAdministrator = try container.decodeIfPresent(Bool.self, forKey: .keychainAdministrator) ?? false
         }
 
         /// Creates a registration.
-        public init(executable: String, sha256: String?, applicationIdentifier: String, keychainAccessGroups: [String])
-        {
+        public init(
+            executable: String, sha256: String?, applicationIdentifier: String, keychainAccessGroups: [String],
+            keychainAdministrator: Bool = false
+        ) {
+            self.keychainAdministrator = keychainAdministrator
             self.executable = executable
             self.sha256 = sha256
             self.applicationIdentifier = applicationIdentifier
@@ -129,8 +136,10 @@ public struct AppRegistry: Sendable {
         if let app = apps[path], isRunningFile(app.executable),
             app.sha256 == nil || app.sha256?.lowercased() == contentsDigest()
         {
-            return Entitlements(
+            var entitlements = Entitlements(
                 applicationIdentifier: app.applicationIdentifier, keychainAccessGroups: app.keychainAccessGroups)
+            entitlements.isAdministrator = app.keychainAdministrator
+            return entitlements
         }
         return Self.unregistered(executable: path)
     }
@@ -138,6 +147,8 @@ public struct AppRegistry: Sendable {
     /// The identity of an executable no registration covers: its path is its application identifier and its only
     /// group, so it reaches its own items and nobody else's.
     public static func unregistered(executable path: String) -> Entitlements {
-        Entitlements(applicationIdentifier: "exe:" + path, keychainAccessGroups: [])
+        var entitlements = Entitlements(applicationIdentifier: "exe:" + path, keychainAccessGroups: [])
+        entitlements.isAdministrator = false
+        return entitlements
     }
 }

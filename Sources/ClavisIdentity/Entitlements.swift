@@ -11,6 +11,10 @@ public struct Entitlements: Sendable, Hashable {
     public var applicationIdentifier: String
     /// `keychain-access-groups` followed by the application identifier, without repeats; never empty.
     public var accessGroups: [String]
+    /// True for a program allowed to set, change or remove the keychain passcode (system mode: a registration
+    /// with `"keychain-administrator": true`, such as the `clavis` command line); any caller of an embedded or
+    /// user-mode keychain is its user.
+    public var isAdministrator = true
 
     /// The group an item goes to when the caller names none: the first one.
     public var defaultGroup: String { accessGroups[0] }

@@ -207,9 +207,11 @@ public final class KeychainDaemon: Sendable {
                 .missingEntitlement,
                 "the calling program cannot be identified (clavisd needs CAP_SYS_PTRACE to identify hardened clients)")
         }
-        let entitlements = registry.current.entitlements(executable: executable, isRunningFile: peer.isRunning) {
+        var entitlements = registry.current.entitlements(executable: executable, isRunningFile: peer.isRunning) {
             peer.executableDigest()
         }
+        // In user mode every caller is the keychain's own user; in system mode only registered administrators.
+        if settings.mode == .user { entitlements.isAdministrator = true }
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid), mapsDatabase: false)

@@ -26,6 +26,7 @@ import Testing
             apps: [
                 "a.json": [
                     "executable": a, "sha256": String(digest), "application-identifier": "TEAM.a",
+                    "keychain-administrator": true,
                 ],
                 "b.json": [
                     "executable": b, "application-identifier": "TEAM.b", "keychain-access-groups": ["TEAM.shared"],
@@ -171,6 +172,15 @@ import Testing
         let listing = try runProcess(
             "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/ls", daemon.state])
         #expect(listing.status != 0)
+    }
+
+    @Test func onlyAnAdministratorSetsThePasscode() throws {
+        let (daemon, a, b) = try twoApps()
+        let refused = try daemon.client(["set-keychain-password", "-p", "1357"], executable: b)
+        #expect(refused.status == 30, "\(refused.standardError)")
+        #expect(refused.standardError.contains("keychain administrator"))
+        #expect(try daemon.client(["status"], executable: b).standardOutput.contains("passcode: none"))
+        #expect(try daemon.client(["set-keychain-password", "-p", "1357"], executable: a).status == 0)
     }
 
     @Test func oneLockStateServesEveryClient() throws {

@@ -44,6 +44,8 @@ import Testing
             registrations[name + ".json"] = [
                 "executable": copy, "application-identifier": plist?["application-identifier"] ?? "",
                 "keychain-access-groups": plist?["keychain-access-groups"] ?? [],
+                // App A sets the keychain passcode in the seeds' last step: an administrator's right.
+                "keychain-administrator": name == "a",
             ]
         }
         let daemon = try TestDaemon(mode: "system", apps: registrations)

@@ -6,7 +6,7 @@ import Foundation
 /// root, the user's `$XDG_CONFIG_HOME/clavis/apps.d` otherwise, or `--registry DIR`).
 struct AppCommand: RunnableCommand {
     enum Action {
-        case register(executable: String, entitlements: String, pin: Bool)
+        case register(executable: String, entitlements: String, pin: Bool, administrator: Bool)
         case list
         case remove(String)
     }
@@ -23,6 +23,8 @@ struct AppCommand: RunnableCommand {
                 flag: "--entitlements", valueName: "file",
                 help: "register: an Xcode .entitlements property list (or JSON) with its groups"),
             OptionSpec(flag: "--pin", help: "register: only this build, by its SHA-256 (a changed binary loses it)"),
+            OptionSpec(
+                flag: "--administrator", help: "register: the program may set, change or remove the keychain passcode"),
             OptionSpec(flag: "--registry", valueName: "folder", help: "the registry folder to use"),
         ],
         operands: "register | list | remove APP", usesItems: false
@@ -43,7 +45,9 @@ struct AppCommand: RunnableCommand {
                 throw UsageError(message: "app register needs --entitlements FILE")
             }
             return AppCommand(
-                action: .register(executable: executable, entitlements: entitlements, pin: parsed.has("--pin")),
+                action: .register(
+                    executable: executable, entitlements: entitlements, pin: parsed.has("--pin"),
+                    administrator: parsed.has("--administrator")),
                 registry: registry)
         case "list":
             return AppCommand(action: .list, registry: registry)
@@ -60,7 +64,7 @@ struct AppCommand: RunnableCommand {
     func run(_ context: CommandContext) -> Int32 {
         do throws(KeychainError) {
             switch action {
-            case .register(let given, let entitlementsPath, let pin):
+            case .register(let given, let entitlementsPath, let pin, let administrator):
                 // The daemon matches the path the kernel reports for a running program: the real one, no links.
                 guard let resolved = realpath(given, nil) else {
                     throw KeychainError(.param, "\(given) does not exist")
@@ -82,7 +86,8 @@ struct AppCommand: RunnableCommand {
                 try registry.register(
                     AppRegistry.App(
                         executable: executable, sha256: digest,
-                        applicationIdentifier: entitlements.applicationIdentifier, keychainAccessGroups: groups))
+                        applicationIdentifier: entitlements.applicationIdentifier, keychainAccessGroups: groups,
+                        keychainAdministrator: administrator))
                 Console.out("registered \(entitlements.applicationIdentifier) for \(executable) in \(registry.path)")
             case .list:
                 let (loaded, problems) = AppRegistry.load(folder: registry.path)
@@ -95,6 +100,7 @@ struct AppCommand: RunnableCommand {
                             "keychain-access-groups": app.keychainAccessGroups,
                         ]
                         if let sha256 = app.sha256 { object["sha256"] = sha256 }
+                        if app.keychainAdministrator { object["keychain-administrator"] = true }
                         return object
                     }
                     Console.out(ItemFormatter.jsonText(objects))
@@ -103,6 +109,7 @@ struct AppCommand: RunnableCommand {
                         let groups = ([app.applicationIdentifier] + app.keychainAccessGroups).joined(separator: ", ")
                         Console.out(
                             "\(app.applicationIdentifier)  \(app.executable)\(app.sha256 == nil ? "" : "  (pinned)")"
+                                + (app.keychainAdministrator ? "  (administrator)" : "")
                                 + "  groups: \(groups)")
                     }
                 }
