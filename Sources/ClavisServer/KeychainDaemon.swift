@@ -4,7 +4,7 @@ import ClavisEmbedded
 import ClavisIPC
 import ClavisIdentity
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -96,11 +96,12 @@ public final class KeychainDaemon: Sendable {
         }
         guard admitted else { return }
         _ = clavis_socket_receive_timeout(descriptor, Self.idleSeconds)
-        let thread = Thread { [connection = SendableConnection(connection)] in
-            self.serve(connection.connection)
+        let handedOver = SendableConnection(connection)
+        let started = DetachedThread.start {
+            self.serve(handedOver.connection)
             self.openConnections.withLock { $0[uid, default: 1] -= 1 }
         }
-        thread.start()
+        if !started { openConnections.withLock { $0[uid, default: 1] -= 1 } }
     }
 
     /// Hands a connection to the one thread that serves it (it is used by that thread only).
