@@ -11,18 +11,20 @@ struct ItemRow {
     var sealedSecret: [UInt8]
 
     /// The columns `init(row:itemClass:)` reads, in order.
-    static let columns = "id, persistent_ref, protection, sync, wrapped_key, attributes, secret"
+    static let columns = "id, persistent_ref, protection, sync, wrapped_key, attributes, secret, sealing"
 
     init(row: Row, itemClass: ItemClass) throws(KeychainError) {
         guard let id = row[0].integer, let reference = row[1].blob,
             let protection = row[2].text.flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
-            let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob
+            let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob,
+            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:))
         else {
             throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
         }
         self.id = id
         binding = RowBinding(
-            itemClass: itemClass, protection: protection, persistentReference: PersistentReference(bytes: reference))
+            itemClass: itemClass, protection: protection, persistentReference: PersistentReference(bytes: reference),
+            format: format)
         isSynchronizable = sync != 0
         self.wrappedKey = wrappedKey
         sealedAttributes = attributes

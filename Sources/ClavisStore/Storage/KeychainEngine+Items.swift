@@ -120,7 +120,7 @@ extension KeychainEngine {
     private static let writableColumns =
         [
             "class", "persistent_ref", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
-        ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
+        ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret", "sealing"]
 
     /// The values of `writableColumns` for `item`: its digests and its sealed parts.
     private func rowValues(_ item: Item, storedSecret: SecureBytes?) throws -> [DatabaseValue] {
@@ -135,7 +135,11 @@ extension KeychainEngine {
             .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0),
             .blob(rowDigests.primaryKey),
             .blob(rowDigests.accessGroup),
-        ] + rowDigests.indexedColumnValues + [.blob(sealed.wrappedKey), .blob(sealed.attributes), .blob(sealed.secret)]
+        ]
+            + rowDigests.indexedColumnValues + [
+                .blob(sealed.wrappedKey), .blob(sealed.attributes), .blob(sealed.secret),
+                .integer(binding.format.rawValue),
+            ]
     }
 
     // MARK: Find
