@@ -60,7 +60,7 @@ final class ItemSealer {
         precondition(binding.format == .partNonce, "items are sealed in the newest format")
         // A fresh key for every sealing: the fixed nonces below are safe only because no key seals twice.
         let itemKey = SecureRandom.secureBytes(count: 32)
-        let encodedAttributes = SecureBytes(AttributeCodec.encode(attributes))
+        let encodedAttributes = SecureBytes(StoredAttributes.encode(attributes))
         return SealedItem(
             wrappedKey: try classKey.wrap(itemKey),
             attributes: try seal(encodedAttributes, key: itemKey, part: .attributes, binding: binding),
@@ -108,7 +108,7 @@ final class ItemSealer {
         } catch {
             throw Self.decodeFailure(binding)
         }
-        return try AttributeCodec.decode(plaintext.unprotectedBytes())
+        return try StoredAttributes.decode(plaintext.unprotectedBytes())
     }
 
     /// Opens a row's secret.
