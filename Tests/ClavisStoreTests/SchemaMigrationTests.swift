@@ -37,6 +37,14 @@ import Testing
             itemClass: .internetPassword, attributes: [.server: .string("example.com")], returnsSecret: true)
         #expect(try keychain.find(server).first?.secret?.string == "secret-carol")
         #expect(try keychain.explain(server).contains { $0.contains("items_server") })
+        let carol = try #require(try keychain.find(server).first)
+        #expect(carol.persistentReference.bytes.starts(with: Array("inet".utf8)))
+        let byReference = ItemQuery(
+            itemClass: .internetPassword, persistentReference: carol.persistentReference, returnsSecret: true)
+        #expect(try keychain.find(byReference).first?.secret?.string == "secret-carol")
+        #expect(try keychain.explain(byReference).contains { $0.contains("items_reference") })
+        let asGeneric = ItemQuery(itemClass: .genericPassword, persistentReference: carol.persistentReference)
+        #expect(try keychain.find(asGeneric).isEmpty)
     }
 
     @Test func migratedItemsKeepTheirUniquenessAndTakeTheNewFormatWhenWritten() throws {

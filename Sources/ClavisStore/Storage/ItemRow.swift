@@ -11,7 +11,7 @@ struct ItemRow {
     var sealedSecret: [UInt8]
 
     /// The columns `init(row:itemClass:)` reads, in order.
-    static let columns = "id, persistent_ref, protection, sync, wrapped_key, attributes, secret, sealing"
+    static let columns = "id, reference, protection, sync, wrapped_key, attributes, secret, sealing"
 
     init(row: Row, itemClass: ItemClass) throws(KeychainError) {
         guard let id = row[0].integer, let reference = row[1].blob,
@@ -23,8 +23,8 @@ struct ItemRow {
         }
         self.id = id
         binding = RowBinding(
-            itemClass: itemClass, protection: protection, persistentReference: PersistentReference(bytes: reference),
-            format: format)
+            itemClass: itemClass, protection: protection,
+            persistentReference: PersistentReference(itemClass: itemClass, stored: reference), format: format)
         isSynchronizable = sync != 0
         self.wrappedKey = wrappedKey
         sealedAttributes = attributes
@@ -63,4 +63,22 @@ struct RowDigests {
 extension AttributeKey {
     /// The column holding this indexed attribute's digest.
     var digestColumn: String { "\(rawValue)_digest" }
+}
+
+extension PersistentReference {
+    /// A reference as a row of class `itemClass` stores it: the bytes after the class code (the row's class).
+    init(itemClass: ItemClass, stored: [UInt8]) {
+        self.init(bytes: Array(itemClass.rawValue.utf8) + stored)
+    }
+
+    /// What a row of class `itemClass` stores of this reference (`reference` column); `nil` when the reference does
+    /// not start with that class's code, so no such row holds it.
+    func stored(for itemClass: ItemClass) -> [UInt8]? {
+        let prefix = itemClass.rawValue.utf8
+        guard bytes.starts(with: prefix) else { return nil }
+        return Array(bytes.dropFirst(prefix.count))
+    }
+
+    /// The `items_reference` index's key for a stored reference: its first 8 random bytes.
+    static func indexKey(_ stored: [UInt8]) -> [UInt8] { Array(stored.prefix(8)) }
 }

@@ -119,7 +119,7 @@ extension KeychainEngine {
 
     private static let writableColumns =
         [
-            "class", "persistent_ref", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
+            "class", "reference", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
         ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret", "sealing"]
 
     /// The values of `writableColumns` for `item`: its digests and its sealed parts.
@@ -130,8 +130,11 @@ extension KeychainEngine {
         let sealed = try sealer.seal(
             attributes: item.attributes, secret: storedSecret ?? SecureBytes([]), binding: binding, classKey: classKey)
         let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
+        guard let storedReference = item.persistentReference.stored(for: item.itemClass) else {
+            preconditionFailure("an item's persistent reference starts with its class")
+        }
         return [
-            .text(item.itemClass.rawValue), .blob(item.persistentReference.bytes), .text(item.protection.rawValue),
+            .text(item.itemClass.rawValue), .blob(storedReference), .text(item.protection.rawValue),
             .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0),
             .blob(rowDigests.primaryKey),
             .blob(rowDigests.accessGroup),
@@ -287,8 +290,12 @@ extension KeychainEngine {
         case .any: break
         }
         if let reference = query.persistentReference {
-            conditions.append("persistent_ref = ?")
-            values.append(.blob(reference.bytes))
+            if let stored = reference.stored(for: query.itemClass) {
+                conditions += ["substr(reference, 1, 8) = ?", "reference = ?"]
+                values += [.blob(PersistentReference.indexKey(stored)), .blob(stored)]
+            } else {
+                conditions.append("0")  // Another class's reference, or none of ours: no row holds it.
+            }
         }
         if let protection = attributes[.accessible]?.stringValue {
             conditions.append("protection = ?")
