@@ -17,8 +17,18 @@ import Testing
         #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 2)
         #expect(
             try inspector.connection.scalar(
-                "SELECT count(*) FROM items WHERE length(agrp_digest) != 8 OR length(acct_digest) != 8"
-                    + " OR length(primary_digest) != 16 OR sealing != 0")?.integer == 0)
+                "SELECT count(*) FROM items WHERE length(primary_digest) != 16 OR sealing != 0")?
+                .integer == 0)
+        let entries = [
+            "items_access_group": 5, "items_account": 5, "items_service": 4, "items_server": 1, "items_label": 2,
+        ]
+        for (table, count) in entries {
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == Int64(count), "\(table)")
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != 8")?.integer == 0
+            )
+        }
         let accounts = [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn"), ("dave", "vpn")]
         for (account, service) in accounts {
             let found = try keychain.find(query(account: account, service: service))

@@ -32,37 +32,37 @@ struct ItemRow {
     }
 }
 
-/// The digest columns of a row, computed from its attributes.
+/// The lookup digests of a row, computed from its attributes: its access group and each indexed attribute it has
+/// (absent primary-key attributes as "" or 0), each filed in that attribute's lookup table.
 struct RowDigests {
-    var primaryKey: [UInt8]
-    var accessGroup: [UInt8]
-    var indexed: [AttributeKey: [UInt8]]
+    var lookups: [(key: AttributeKey, digest: [UInt8])]
 
     init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], digests: IndexDigests) {
-        primaryKey = digests.primaryKeyDigest(of: itemClass, attributes)
-        accessGroup = digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string(""))
+        lookups = [(.accessGroup, digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string("")))]
         let kinds = itemClass.attributeKinds
         let primary = Set(itemClass.primaryKey)
-        var indexed: [AttributeKey: [UInt8]] = [:]
         for key in AttributeKey.indexed where kinds[key] != nil {
             if let value = attributes[key] {
-                indexed[key] = digests.digest(of: key, value)
+                lookups.append((key, digests.digest(of: key, value)))
             } else if primary.contains(key) {
-                indexed[key] = digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))
+                lookups.append((key, digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))))
             }
         }
-        self.indexed = indexed
-    }
-
-    /// The values of the `acct_digest, svce_digest, srvr_digest, labl_digest` columns.
-    var indexedColumnValues: [DatabaseValue] {
-        AttributeKey.indexed.map { indexed[$0].map(DatabaseValue.blob) ?? .null }
     }
 }
 
 extension AttributeKey {
-    /// The column holding this indexed attribute's digest.
-    var digestColumn: String { "\(rawValue)_digest" }
+    /// The `WITHOUT ROWID` table of (digest, item) pairs that indexes this attribute.
+    var lookupTable: String {
+        switch self {
+        case .accessGroup: "items_access_group"
+        case .account: "items_account"
+        case .service: "items_service"
+        case .server: "items_server"
+        case .label: "items_label"
+        default: preconditionFailure("attribute \(rawValue) has no lookup table")
+        }
+    }
 }
 
 extension PersistentReference {
