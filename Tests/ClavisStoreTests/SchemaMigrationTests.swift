@@ -15,6 +15,8 @@ import Testing
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
         #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 2)
+        // The old table's pages went back to the file system.
+        #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
             try inspector.connection.scalar(
                 "SELECT count(*) FROM items WHERE length(primary_digest) != 16 OR sealing != 0")?
