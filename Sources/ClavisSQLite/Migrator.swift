@@ -27,6 +27,16 @@ public struct Migrator: Sendable {
     /// The newest version the steps reach.
     public var latestVersion: Int { migrations.count }
 
+    /// The version the database is at: 0 before its first step.
+    public func version(of connection: Connection) throws -> Int {
+        try connection.transaction(immediate: false) {
+            let tables = try connection.scalar(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
+            guard tables?.integer ?? 0 > 0 else { return 0 }
+            return try connection.scalar("SELECT MAX(version) FROM schema_version")?.integer.map(Int.init) ?? 0
+        }
+    }
+
     /// Applies every step the database has not had yet and returns its version afterwards.
     ///
     /// The version lives in `schema_version`; a database newer than these steps is left alone and reported.

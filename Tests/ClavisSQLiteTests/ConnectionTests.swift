@@ -59,7 +59,9 @@ import Testing
     @Test func migratorAppliesEachStepOnceAndRecordsTheVersion() throws {
         let connection = try Connection(path: path)
         let first = Migrator(migrations: [.init(version: 1, sql: "CREATE TABLE a (x)")])
+        #expect(try first.version(of: connection) == 0)
         #expect(try first.migrate(connection) == 1)
+        #expect(try first.version(of: connection) == 1)
         #expect(try first.migrate(connection) == 1)
         let second = Migrator(migrations: first.migrations + [.init(version: 2, sql: "CREATE TABLE b (y)")])
         #expect(try second.migrate(connection) == 2)

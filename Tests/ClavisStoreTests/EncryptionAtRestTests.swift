@@ -98,15 +98,56 @@ import Testing
         ]
         for query in queries {
             let plan = try keychain.explain(query)
-            #expect(plan.contains { $0.contains("USING INDEX") }, "plan: \(plan)")
+            // An index of `items`, or the key of a lookup table (a `WITHOUT ROWID` table is its own index).
+            #expect(
+                plan.contains { $0.contains("USING INDEX") || $0.contains("USING PRIMARY KEY (digest=?)") },
+                "plan: \(plan)")
             #expect(!plan.contains { $0.hasPrefix("SCAN") }, "plan: \(plan)")
         }
     }
 
     @Test func accountDrivesTheLookupOverAServiceManyItemsShare() throws {
         let keychain = try temporary.open()
-        let plan = try keychain.explain(query(account: "a"))
-        #expect(plan.contains { $0.contains("items_account") }, "plan: \(plan)")
+        var lookup = query(account: "a")
+        lookup.accessGroups = ["team.one"]
+        lookup.attributes[.service] = nil
+        let plan = try keychain.explain(lookup)
+        // The account's entries are where the search starts; the service and group are checked per candidate.
+        #expect(plan.contains { $0.contains("SEARCH items_account USING PRIMARY KEY (digest=?)") }, "plan: \(plan)")
+        #expect(!plan.contains { $0.contains("items_access_group USING PRIMARY KEY (digest=?)") }, "plan: \(plan)")
+        let withService = try keychain.explain(query(account: "a"))
+        #expect(withService.contains { $0.contains("SEARCH items_account USING PRIMARY KEY (digest=?)") })
+        #expect(withService.contains { $0.contains("SEARCH items_service USING PRIMARY KEY (digest=? AND item=?)") })
+    }
+
+    @Test func lookupEntriesFollowUpdatesAndDeletes() throws {
+        let keychain = try temporary.open()
+        for name in ["a", "b", "c"] {
+            _ = try keychain.add(password(account: name, [.label: .string("label-\(name)")]))
+        }
+        _ = try keychain.update(
+            query(account: "a", returnsSecret: false),
+            with: ItemChanges(attributes: [.account: .string("a2"), .label: .string("renamed")]))
+        #expect(try keychain.delete(query(account: "b", returnsSecret: false)) == 1)
+        let inspector = try StoreInspector(temporary.home)
+        let id = try #require(try inspector.itemIDs().last)
+        var bytes = try inspector.blob("attributes", id: id)
+        bytes[0] ^= 0x01
+        try inspector.setBlob("attributes", id: id, bytes)
+        let damaged = ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("label-c")])
+        let reference = try inspector.connection.scalar("SELECT reference FROM items WHERE id = ?", [.integer(id)])
+        let persistentReference = PersistentReference(bytes: Array("genp".utf8) + (reference?.blob ?? []))
+        #expect(status { try keychain.find(damaged) } == .decode)
+        let byReference = ItemQuery(itemClass: .genericPassword, persistentReference: persistentReference)
+        #expect(try keychain.delete(byReference) == 1)
+        for table in ["items_access_group", "items_account", "items_service", "items_label"] {
+            #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 1, "\(table)")
+        }
+        #expect(
+            try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("renamed")])).count
+                == 1)
+        #expect(try keychain.find(query(account: "a")).isEmpty)
+        #expect(try keychain.find(query(account: "a2")).first?.secret?.string == "s3cret")
     }
 
     @Test func fullPrimaryKeyWithKnownGroupsUsesThePrimaryKeyIndex() throws {

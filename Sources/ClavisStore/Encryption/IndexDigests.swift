@@ -5,11 +5,17 @@ import ClavisCrypto
 /// account, service or label in clear.
 ///
 /// Each digest is HMAC-SHA256 under an index key derived from the device key, over a domain tag and the value's
-/// canonical encoding, truncated to 16 bytes. HMAC's keyed state is kept, so a digest costs one short hash.
+/// canonical encoding, truncated: to 16 bytes for the primary key, whose unique index must never see two items' keys
+/// collide, and to 8 bytes for the lookup columns (attributes, access group), where a collision only adds a candidate
+/// that the check against the decrypted attributes drops. HMAC's keyed state is kept, so a digest costs one short
+/// hash.
 /// Not thread-safe: the engine that owns it serialises its use.
 final class IndexDigests {
     private let key: HMACSHA256Key
-    private static let byteCount = 16
+    /// The length of the primary-key digest.
+    static let primaryKeyByteCount = 16
+    /// The length of a lookup column's digest (`agrp_digest`, `acct_digest`, ...).
+    static let lookupByteCount = 8
 
     init(deviceKey: SecureBytes) throws(KeychainError) {
         do {
@@ -25,7 +31,7 @@ final class IndexDigests {
     func digest(of key: AttributeKey, _ value: AttributeValue) -> [UInt8] {
         var message = Array("attr:\(key.rawValue):".utf8)
         AttributeCodec.append(value, to: &message)
-        return mac(message)
+        return mac(message, byteCount: Self.lookupByteCount)
     }
 
     /// The digest of an item's primary key: each primary-key attribute in order, absent ones as "" or 0.
@@ -52,11 +58,11 @@ final class IndexDigests {
                 }
             AttributeCodec.append(value, to: &message)
         }
-        return mac(message)
+        return mac(message, byteCount: Self.primaryKeyByteCount)
     }
 
-    private func mac(_ message: [UInt8]) -> [UInt8] {
-        Array(key.authenticationCode(for: message).prefix(Self.byteCount))
+    private func mac(_ message: [UInt8], byteCount: Int) -> [UInt8] {
+        Array(key.authenticationCode(for: message).prefix(byteCount))
     }
 }
 

@@ -11,18 +11,20 @@ struct ItemRow {
     var sealedSecret: [UInt8]
 
     /// The columns `init(row:itemClass:)` reads, in order.
-    static let columns = "id, persistent_ref, protection, sync, wrapped_key, attributes, secret"
+    static let columns = "id, reference, protection, sync, wrapped_key, attributes, secret, sealing"
 
     init(row: Row, itemClass: ItemClass) throws(KeychainError) {
         guard let id = row[0].integer, let reference = row[1].blob,
             let protection = row[2].text.flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
-            let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob
+            let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob,
+            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:))
         else {
             throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
         }
         self.id = id
         binding = RowBinding(
-            itemClass: itemClass, protection: protection, persistentReference: PersistentReference(bytes: reference))
+            itemClass: itemClass, protection: protection,
+            persistentReference: PersistentReference(itemClass: itemClass, stored: reference), format: format)
         isSynchronizable = sync != 0
         self.wrappedKey = wrappedKey
         sealedAttributes = attributes
@@ -30,35 +32,53 @@ struct ItemRow {
     }
 }
 
-/// The digest columns of a row, computed from its attributes.
+/// The lookup digests of a row, computed from its attributes: its access group and each indexed attribute it has
+/// (absent primary-key attributes as "" or 0), each filed in that attribute's lookup table.
 struct RowDigests {
-    var primaryKey: [UInt8]
-    var accessGroup: [UInt8]
-    var indexed: [AttributeKey: [UInt8]]
+    var lookups: [(key: AttributeKey, digest: [UInt8])]
 
     init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], digests: IndexDigests) {
-        primaryKey = digests.primaryKeyDigest(of: itemClass, attributes)
-        accessGroup = digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string(""))
+        lookups = [(.accessGroup, digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string("")))]
         let kinds = itemClass.attributeKinds
         let primary = Set(itemClass.primaryKey)
-        var indexed: [AttributeKey: [UInt8]] = [:]
         for key in AttributeKey.indexed where kinds[key] != nil {
             if let value = attributes[key] {
-                indexed[key] = digests.digest(of: key, value)
+                lookups.append((key, digests.digest(of: key, value)))
             } else if primary.contains(key) {
-                indexed[key] = digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))
+                lookups.append((key, digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))))
             }
         }
-        self.indexed = indexed
-    }
-
-    /// The values of the `acct_digest, svce_digest, srvr_digest, labl_digest` columns.
-    var indexedColumnValues: [DatabaseValue] {
-        AttributeKey.indexed.map { indexed[$0].map(DatabaseValue.blob) ?? .null }
     }
 }
 
 extension AttributeKey {
-    /// The column holding this indexed attribute's digest.
-    var digestColumn: String { "\(rawValue)_digest" }
+    /// The `WITHOUT ROWID` table of (digest, item) pairs that indexes this attribute.
+    var lookupTable: String {
+        switch self {
+        case .accessGroup: "items_access_group"
+        case .account: "items_account"
+        case .service: "items_service"
+        case .server: "items_server"
+        case .label: "items_label"
+        default: preconditionFailure("attribute \(rawValue) has no lookup table")
+        }
+    }
+}
+
+extension PersistentReference {
+    /// A reference as a row of class `itemClass` stores it: the bytes after the class code (the row's class).
+    init(itemClass: ItemClass, stored: [UInt8]) {
+        self.init(bytes: Array(itemClass.rawValue.utf8) + stored)
+    }
+
+    /// What a row of class `itemClass` stores of this reference (`reference` column); `nil` when the reference does
+    /// not start with that class's code, so no such row holds it.
+    func stored(for itemClass: ItemClass) -> [UInt8]? {
+        let prefix = itemClass.rawValue.utf8
+        guard bytes.starts(with: prefix) else { return nil }
+        return Array(bytes.dropFirst(prefix.count))
+    }
+
+    /// The `items_reference` index's key for a stored reference: its first 8 random bytes.
+    static func indexKey(_ stored: [UInt8]) -> [UInt8] { Array(stored.prefix(8)) }
 }

@@ -90,14 +90,38 @@ extension KeychainEngine {
         try connection.execute(
             "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
             try rowValues(item, storedSecret: storedSecret))
+        try insertLookups(of: item, rowID: connection.lastInsertedRowID)
     }
 
-    /// Seals `item` again under a fresh item key into the row `rowID`, keeping its place in insertion order.
-    private func replace(rowID: Int64, with item: Item, storedSecret: SecureBytes) throws {
+    /// Seals `item` (which was `old`) again under a fresh item key into the row `rowID`, keeping its place in
+    /// insertion order.
+    private func replace(rowID: Int64, old: Item, with item: Item, storedSecret: SecureBytes) throws {
         let assignments = Self.writableColumns.map { "\($0) = ?" }.joined(separator: ", ")
         try connection.execute(
             "UPDATE items SET \(assignments) WHERE id = ?",
             try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)])
+        try deleteLookups(of: old, rowID: rowID)
+        try insertLookups(of: item, rowID: rowID)
+    }
+
+    /// Files the row `rowID` under its lookup digests.
+    private func insertLookups(of item: Item, rowID: Int64) throws {
+        for (key, digest) in RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
+            .lookups
+        {
+            try connection.execute(
+                "INSERT INTO \(key.lookupTable) (digest, item) VALUES (?, ?)", [.blob(digest), .integer(rowID)])
+        }
+    }
+
+    /// Removes the lookup entries of the row `rowID`, whose decrypted attributes are `item`'s.
+    private func deleteLookups(of item: Item, rowID: Int64) throws {
+        for (key, digest) in RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
+            .lookups
+        {
+            try connection.execute(
+                "DELETE FROM \(key.lookupTable) WHERE digest = ? AND item = ?", [.blob(digest), .integer(rowID)])
+        }
     }
 
     /// The secret as the item key seals it: the item's secret, first sealed under its application password when
@@ -119,23 +143,26 @@ extension KeychainEngine {
 
     private static let writableColumns =
         [
-            "class", "persistent_ref", "protection", "sync", "tombstone", "primary_digest", "agrp_digest",
-        ] + AttributeKey.indexed.map(\.digestColumn) + ["wrapped_key", "attributes", "secret"]
+            "class", "reference", "protection", "sync", "tombstone", "primary_digest", "wrapped_key", "attributes",
+            "secret", "sealing",
+        ]
 
-    /// The values of `writableColumns` for `item`: its digests and its sealed parts.
+    /// The values of `writableColumns` for `item`: its primary-key digest and its sealed parts.
     private func rowValues(_ item: Item, storedSecret: SecureBytes?) throws -> [DatabaseValue] {
         let classKey = try classKey(for: item.protection)
         let binding = RowBinding(
             itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference)
         let sealed = try sealer.seal(
             attributes: item.attributes, secret: storedSecret ?? SecureBytes([]), binding: binding, classKey: classKey)
-        let rowDigests = RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
+        guard let storedReference = item.persistentReference.stored(for: item.itemClass) else {
+            preconditionFailure("an item's persistent reference starts with its class")
+        }
         return [
-            .text(item.itemClass.rawValue), .blob(item.persistentReference.bytes), .text(item.protection.rawValue),
+            .text(item.itemClass.rawValue), .blob(storedReference), .text(item.protection.rawValue),
             .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0),
-            .blob(rowDigests.primaryKey),
-            .blob(rowDigests.accessGroup),
-        ] + rowDigests.indexedColumnValues + [.blob(sealed.wrappedKey), .blob(sealed.attributes), .blob(sealed.secret)]
+            .blob(digests.primaryKeyDigest(of: item.itemClass, item.attributes)), .blob(sealed.wrappedKey),
+            .blob(sealed.attributes), .blob(sealed.secret), .integer(binding.format.rawValue),
+        ]
     }
 
     // MARK: Find
@@ -283,8 +310,12 @@ extension KeychainEngine {
         case .any: break
         }
         if let reference = query.persistentReference {
-            conditions.append("persistent_ref = ?")
-            values.append(.blob(reference.bytes))
+            if let stored = reference.stored(for: query.itemClass) {
+                conditions += ["substr(reference, 1, 8) = ?", "reference = ?"]
+                values += [.blob(PersistentReference.indexKey(stored)), .blob(stored)]
+            } else {
+                conditions.append("0")  // Another class's reference, or none of ours: no row holds it.
+            }
         }
         if let protection = attributes[.accessible]?.stringValue {
             conditions.append("protection = ?")
@@ -298,23 +329,35 @@ extension KeychainEngine {
             values += primaryDigests.map(DatabaseValue.blob)
             return (conditions.joined(separator: " AND "), values)
         }
+        // Only the most selective lookup may drive (the first indexed attribute, else the access groups, unless a
+        // reference names the row); the others are checked per candidate, so SQLite never starts from a digest many
+        // items share (one service for a whole app).
         let attributeIndexApplies = AttributeKey.indexed.contains { attributes[$0] != nil }
         if let groups = query.accessGroups {
-            let prefix = attributeIndexApplies ? "+" : ""
             conditions.append(
-                "\(prefix)agrp_digest IN (\(Array(repeating: "?", count: groups.count).joined(separator: ", ")))")
+                Self.lookup(
+                    .accessGroup, count: groups.count,
+                    drives: !attributeIndexApplies && query.persistentReference == nil))
             values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
         }
-        // Only the most selective index may drive the lookup (the first indexed attribute); a unary + keeps SQLite
-        // from choosing a column many items share (one service for a whole app).
         var indexChosen = false
         for key in AttributeKey.indexedBySelectivity {
             guard let value = attributes[key] else { continue }
-            conditions.append("\(indexChosen ? "+" : "")\(key.digestColumn) = ?")
+            conditions.append(Self.lookup(key, count: 1, drives: !indexChosen))
             values.append(.blob(digests.digest(of: key, value)))
             indexChosen = true
         }
         return (conditions.joined(separator: " AND "), values)
+    }
+
+    /// The condition that a row is filed under one of `count` digests in `key`'s lookup table: the rows to start
+    /// from when it `drives`, else a check of each candidate (a search of the table's key).
+    private static func lookup(_ key: AttributeKey, count: Int, drives: Bool) -> String {
+        let match =
+            count == 1 ? "digest = ?" : "digest IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        return drives
+            ? "id IN (SELECT item FROM \(key.lookupTable) WHERE \(match))"
+            : "EXISTS (SELECT 1 FROM \(key.lookupTable) WHERE \(match) AND item = items.id)"
     }
 
     /// What a guarded match is for.
@@ -419,7 +462,7 @@ extension KeychainEngine {
                 }
                 let password = query.authentication?.applicationPassword
                 try replace(
-                    rowID: rowID, with: updated,
+                    rowID: rowID, old: old, with: updated,
                     storedSecret: try storedSecret(of: updated, applicationPassword: password))
             }
             return found.count
@@ -438,6 +481,7 @@ extension KeychainEngine {
             }
             for (rowID, item) in found {
                 try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
+                try deleteLookups(of: item, rowID: rowID)
                 if item.isSynchronizable { try insertTombstone(for: item) }
             }
             return found.count
@@ -448,8 +492,18 @@ extension KeychainEngine {
     /// it must not block a new item. The reference, class and the caller's groups still select the row.
     private func deleteUnreadable(_ query: ItemQuery) throws -> Int {
         let (conditions, values) = candidateConditions(query, attributes: [:])
-        try connection.execute("DELETE FROM items WHERE \(conditions)", values)
-        return connection.changes
+        let rowIDs = try connection.rows("SELECT id FROM items WHERE \(conditions)", values).compactMap {
+            $0[0].integer
+        }
+        for rowID in rowIDs {
+            try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
+            // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
+            // on this rare path).
+            for key in [AttributeKey.accessGroup] + AttributeKey.indexed {
+                try connection.execute("DELETE FROM \(key.lookupTable) WHERE item = ?", [.integer(rowID)])
+            }
+        }
+        return rowIDs.count
     }
 
     /// Records that a synchronizable item's primary key went away: its attributes under a new reference, no secret.

@@ -26,7 +26,9 @@ extension KeychainEngine {
                 "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
             )
             try configureReads(connection, mapsDatabase: mapsDatabase)
+            let version = try Schema.migrator.version(of: connection)
             try Schema.migrator.migrate(connection)
+            if version == 1 { compactAfterRebuild(connection) }
             try foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
             return (connection, nil)
         } catch let failure as DatabaseError where failure.isDiskFull || failure.isReadOnly || failure.isCannotOpen {
@@ -63,6 +65,14 @@ extension KeychainEngine {
     private static func configureReads(_ connection: Connection, mapsDatabase: Bool) throws {
         let mapped = mapsDatabase ? 268_435_456 : 0
         try connection.executeScript("PRAGMA mmap_size = \(mapped); PRAGMA cache_size = -16384;")
+    }
+
+    /// Gives back the pages a version-1 keychain's items table left free when migration 2 rebuilt it (otherwise the
+    /// file keeps about 60% more pages until as many new items fill them). `VACUUM` copies the database through a
+    /// transient database, kept in memory rather than in a temporary file. Best effort: another process reading the
+    /// keychain makes it fail, and the pages are reused anyway.
+    private static func compactAfterRebuild(_ connection: Connection) {
+        try? connection.executeScript("PRAGMA temp_store = MEMORY; VACUUM; PRAGMA temp_store = DEFAULT;")
     }
 
     /// The error a write answers when the keychain's file system is full or read-only.

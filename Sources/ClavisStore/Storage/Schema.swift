@@ -35,6 +35,73 @@ enum Schema {
                 CREATE INDEX items_server ON items (srvr_digest);
                 CREATE INDEX items_label ON items (labl_digest);
                 CREATE INDEX items_access_group ON items (agrp_digest);
-                """)
+                """),
+        // Smaller rows and indexes (issue 11), the table rebuilt so a migrated keychain is as compact as a new one:
+        // - lookup digests shortened to 8 bytes (a prefix of the old digest is the new one): a collision only adds a
+        //   candidate, which the decrypted attributes rule out. The primary-key digest keeps 16 bytes, since its
+        //   unique index must never see two keys collide, and no longer shares its index with `class` (the digest
+        //   covers the class);
+        // - each lookup digest stored once, in a `WITHOUT ROWID` table of (digest, item) pairs named after the index
+        //   it replaces, instead of in a column of the row and again in that column's index; an absent attribute
+        //   has no entry;
+        // - `reference`: the persistent reference without its class prefix (the row's class), found through an
+        //   index on its first 8 random bytes and compared whole in the same statement;
+        // - `sealing` names each row's box format (`SealingFormat`): rows written before keep theirs (0), new ones
+        //   store no nonces (1). SQLite stores 0 and 1 in no byte.
+        .init(
+            version: 2,
+            sql: """
+                CREATE TABLE items_v2 (
+                    id INTEGER PRIMARY KEY,
+                    class TEXT NOT NULL,
+                    reference BLOB NOT NULL,
+                    protection TEXT NOT NULL,
+                    sync INTEGER NOT NULL,
+                    tombstone INTEGER NOT NULL DEFAULT 0,
+                    primary_digest BLOB NOT NULL,
+                    wrapped_key BLOB NOT NULL,
+                    attributes BLOB NOT NULL,
+                    secret BLOB NOT NULL,
+                    sealing INTEGER NOT NULL
+                );
+                INSERT INTO items_v2
+                    SELECT id, class, substr(persistent_ref, length(CAST(class AS BLOB)) + 1), protection, sync,
+                        tombstone, primary_digest, wrapped_key, attributes, secret, 0
+                    FROM items ORDER BY id;
+                DROP INDEX items_access_group;
+                CREATE TABLE items_access_group (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
+                    WITHOUT ROWID;
+                INSERT INTO items_access_group
+                    SELECT \(shortened("agrp_digest")), id FROM items WHERE agrp_digest IS NOT NULL;
+                DROP INDEX items_account;
+                CREATE TABLE items_account (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
+                    WITHOUT ROWID;
+                INSERT INTO items_account
+                    SELECT \(shortened("acct_digest")), id FROM items WHERE acct_digest IS NOT NULL;
+                DROP INDEX items_service;
+                CREATE TABLE items_service (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
+                    WITHOUT ROWID;
+                INSERT INTO items_service
+                    SELECT \(shortened("svce_digest")), id FROM items WHERE svce_digest IS NOT NULL;
+                DROP INDEX items_server;
+                CREATE TABLE items_server (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
+                    WITHOUT ROWID;
+                INSERT INTO items_server
+                    SELECT \(shortened("srvr_digest")), id FROM items WHERE srvr_digest IS NOT NULL;
+                DROP INDEX items_label;
+                CREATE TABLE items_label (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
+                    WITHOUT ROWID;
+                INSERT INTO items_label
+                    SELECT \(shortened("labl_digest")), id FROM items WHERE labl_digest IS NOT NULL;
+                DROP TABLE items;
+                ALTER TABLE items_v2 RENAME TO items;
+                CREATE UNIQUE INDEX items_primary_key ON items (primary_digest) WHERE tombstone = 0;
+                CREATE INDEX items_reference ON items (substr(reference, 1, 8));
+                """),
     ])
+
+    /// A version-1 lookup digest column cut to its version-2 length.
+    private static func shortened(_ column: String) -> String {
+        "substr(\(column), 1, \(IndexDigests.lookupByteCount))"
+    }
 }

@@ -1,0 +1,170 @@
+import ClavisCore
+import ClavisSQLite
+import ClavisStore
+import FoundationEssentials
+import Glibc
+import Testing
+
+/// A keychain written by schema version 1 (16-byte lookup digests, boxes with stored nonces) opens, migrates in place
+/// and reads every item.
+@Suite struct SchemaMigrationTests {
+    let temporary = TemporaryHome()
+
+    @Test func aVersionOneKeychainMigratesAndReadsEveryItem() throws {
+        try VersionOneKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 2)
+        // The old table's pages went back to the file system.
+        #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
+        #expect(
+            try inspector.connection.scalar(
+                "SELECT count(*) FROM items WHERE length(primary_digest) != 16 OR sealing != 0")?
+                .integer == 0)
+        let entries = [
+            "items_access_group": 5, "items_account": 5, "items_service": 4, "items_server": 1, "items_label": 2,
+        ]
+        for (table, count) in entries {
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == Int64(count), "\(table)")
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != 8")?.integer == 0
+            )
+        }
+        let accounts = [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn"), ("dave", "vpn")]
+        for (account, service) in accounts {
+            let found = try keychain.find(query(account: account, service: service))
+            #expect(found.count == 1, "\(account)")
+            #expect(found.first?.secret?.string == VersionOneKeychain.secrets[account], "\(account)")
+        }
+        var byGroup = query(account: "alice", service: "mail.example")
+        byGroup.accessGroups = ["clavis"]
+        #expect(try keychain.find(byGroup).first?.attributes[.label] == .string("Mail"))
+        #expect(try keychain.explain(byGroup).contains { $0.contains("items_primary_key") })
+        let listing = try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .all, returnsSecret: true))
+        #expect(listing.compactMap { $0.attributes[.account]?.stringValue } == ["alice", "bob", "erin", "dave"])
+        let labelled = ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("Erin VPN")])
+        #expect(try keychain.find(labelled).count == 1)
+        let server = ItemQuery(
+            itemClass: .internetPassword, attributes: [.server: .string("example.com")], returnsSecret: true)
+        #expect(try keychain.find(server).first?.secret?.string == "secret-carol")
+        #expect(try keychain.explain(server).contains { $0.contains("items_server") })
+        let carol = try #require(try keychain.find(server).first)
+        #expect(carol.persistentReference.bytes.starts(with: Array("inet".utf8)))
+        let byReference = ItemQuery(
+            itemClass: .internetPassword, persistentReference: carol.persistentReference, returnsSecret: true)
+        #expect(try keychain.find(byReference).first?.secret?.string == "secret-carol")
+        #expect(try keychain.explain(byReference).contains { $0.contains("items_reference") })
+        let asGeneric = ItemQuery(itemClass: .genericPassword, persistentReference: carol.persistentReference)
+        #expect(try keychain.find(asGeneric).isEmpty)
+    }
+
+    @Test func migratedItemsKeepTheirUniquenessAndTakeTheNewFormatWhenWritten() throws {
+        let inGroup: [AttributeKey: AttributeValue] = [.accessGroup: .string("clavis")]
+        try VersionOneKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        #expect(
+            status { try keychain.add(password(account: "alice", service: "mail.example", inGroup)) } == .duplicateItem)
+        let changed = try keychain.update(
+            query(account: "bob", service: "mail.example", returnsSecret: false),
+            with: ItemChanges(secret: "changed".secret))
+        #expect(changed == 1)
+        _ = try keychain.add(password(account: "frank", service: "vpn", secret: "secret-frank", inGroup))
+        let inspector = try StoreInspector(temporary.home)
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 1")?.integer == 2)
+        #expect(try keychain.find(query(account: "bob", service: "mail.example")).first?.secret?.string == "changed")
+        #expect(try keychain.find(query(account: "frank", service: "vpn")).first?.secret?.string == "secret-frank")
+        #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
+        #expect(try keychain.delete(query(account: "alice", service: "mail.example", returnsSecret: false)) == 1)
+        _ = try keychain.add(password(account: "alice", service: "mail.example", secret: "again", inGroup))
+        #expect(try keychain.find(query(account: "alice", service: "mail.example")).first?.secret?.string == "again")
+    }
+
+    @Test func alteringAMigratedItemStillBreaksOnlyThatItem() throws {
+        try VersionOneKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        let id = try #require(try inspector.itemIDs().first)
+        var bytes = try inspector.blob("secret", id: id)
+        bytes[bytes.count / 2] ^= 0x01
+        try inspector.setBlob("secret", id: id, bytes)
+        #expect(status { try keychain.find(query(account: "alice", service: "mail.example")) } == .decode)
+        let bob = try keychain.find(query(account: "bob", service: "mail.example"))
+        #expect(bob.first?.secret?.string == "secret-bob-2")
+    }
+}
+
+/// A keychain as `clavis` wrote it at schema version 1 (`sqlite3 keychain.db .dump`, and its device key): four
+/// generic passwords (a label; an update; protection classes `ck` and `dku`, with a comment and a generic attribute)
+/// and one internet password, all in group "clavis"; one generic password was deleted and added again.
+enum VersionOneKeychain {
+    static let secrets = [
+        "alice": "secret-alice", "bob": "secret-bob-2", "carol": "secret-carol", "dave": "secret-dave",
+        "erin": "secret-erin",
+    ]
+
+    static func write(to home: KeychainHome) throws {
+        let parent = String(home.path.dropLast("/home".count))
+        #expect(mkdir(parent, 0o700) == 0 || errno == EEXIST)
+        #expect(mkdir(home.path, 0o700) == 0)
+        let key: [UInt8] = stride(from: 0, to: deviceKey.utf8.count, by: 2).map { offset in
+            let digits = Array(deviceKey.utf8)[offset..<offset + 2]
+            return UInt8(String(decoding: digits, as: UTF8.self), radix: 16)!
+        }
+        let file = Glibc.open(home.deviceKeyPath, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        #expect(file >= 0)
+        #expect(Glibc.write(file, key, key.count) == key.count)
+        close(file)
+        let connection = try Connection(path: home.databasePath, mode: .readWriteCreate)
+        try connection.executeScript("PRAGMA journal_mode = WAL; PRAGMA application_id = 1129076307;")
+        try connection.executeScript(dump)
+    }
+
+    static let deviceKey = "a5f8cfbf5bb5e6bb639ffc853c679feaed88ca3bf22613f0a2afcfeca3dc7c28"
+
+    static let dump = """
+        PRAGMA foreign_keys=OFF;
+        BEGIN TRANSACTION;
+        CREATE TABLE schema_version (version INTEGER NOT NULL);
+        INSERT INTO schema_version VALUES(1);
+        CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+        INSERT INTO settings VALUES('keybag_salt',X'e1e7b019d8504e23879b2b2cd8545084adf67636443f361ee6ee7c618c4de01a');
+        CREATE TABLE keybag (class TEXT PRIMARY KEY, wrapped_key BLOB NOT NULL) WITHOUT ROWID;
+        INSERT INTO keybag VALUES('ak',X'ff7eb7ff661b33c979e7a0a5293d85595701c44ddc510bbfbb3894c81f838f9cb184ba2cccb09e05');
+        INSERT INTO keybag VALUES('akpu',X'626f9e44b7cfdfae65422bcfc05279b142867668177d3d985ae58c868ef68c26b21e411c68a58a8c');
+        INSERT INTO keybag VALUES('aku',X'6eb73f882b278fb4b6de3daab71cacde179759d0f0606522a02b92ffe5370a1fe010669ddd687939');
+        INSERT INTO keybag VALUES('ck',X'0ab7284467b9bbef35b5b0ebf7ba81aad960bbb3124d4b26a799971a408ed30fd4d39ea8dd36266b');
+        INSERT INTO keybag VALUES('cku',X'98c324dac90a51b5753c4abf8e0ce835c5bd2cac06c73ed880925a943731914cfcaf73b2d707bbed');
+        INSERT INTO keybag VALUES('dk',X'3fc48930d295bf4ffff1a33a0fc5300e5094a3cb7926d33d71ecf985f23d22d3e6c0ea79245a9381');
+        INSERT INTO keybag VALUES('dku',X'a1a96244a054f03042cfe2ca14b2daefaccabe0372c15cdcdfb26bef3a1327826916d72efd097cb5');
+        CREATE TABLE items (
+            id INTEGER PRIMARY KEY,
+            class TEXT NOT NULL,
+            persistent_ref BLOB NOT NULL UNIQUE,
+            protection TEXT NOT NULL,
+            sync INTEGER NOT NULL,
+            tombstone INTEGER NOT NULL DEFAULT 0,
+            primary_digest BLOB NOT NULL,
+            agrp_digest BLOB NOT NULL,
+            acct_digest BLOB,
+            svce_digest BLOB,
+            srvr_digest BLOB,
+            labl_digest BLOB,
+            wrapped_key BLOB NOT NULL,
+            attributes BLOB NOT NULL,
+            secret BLOB NOT NULL
+        );
+        INSERT INTO items VALUES(1,'genp',X'67656e706e40c2e959d0c9fd7ab861aaecac2721','ak',0,0,X'f9f6bca5363de478736d62d375a4ff2b',X'99e0d56347ff9e831e4db7f4429846c8',X'f36dbd928b02cf27ec6cd97b4123c49f',X'bea260bb0320ff10414432103b796a4b',NULL,X'0144cc6c1f36b2c2eaf61270ac222ae9',X'e4b101d608bf416d491bdafcef54d899d3071d6d14b231273d88d735224e41731e65e2f10b1ca85b',X'cbfd7eb31fa90ba5ee360b3e82512e6861830af4fd68c646b1f91418b86cc59c3111c51049a1d9af6d9c63b2639314b662463c40e969a1f2ee1f8b6e0156d1dff45dcd95d22fe9211d72a702d52c779a0e80204c48e5aa4d70f10f69510ce1b16b5ae3956ab7b2dde06388053e3bfd00ed2e3596654700f72ca7d661263ab98eaa9a521dc7854097cac76c6913337d',X'a68e5fb1ee8c6abca3579e77a1eb14efdc82c0568b92004ea973222ff8ba2b55430d8c3dd3b4e921');
+        INSERT INTO items VALUES(2,'genp',X'67656e70ed8b913f3c34e1698e5a7df794b76fb0','ak',0,0,X'f24d4cc353e96053138954c3e4359bf4',X'99e0d56347ff9e831e4db7f4429846c8',X'2f5606589671c7b99beac4f8c3d83485',X'bea260bb0320ff10414432103b796a4b',NULL,NULL,X'2c637f6d0770e6578fe79fd74b7803b4967381566611556ccd15add8fc8367e1fda29b36b781fa8b',X'7705be03f464b2386b297794b0fcedbe05bc74e6a693a15db8ec9cdb96ffbd443564723cf682b7ed7acaa1aa088a0097cfcc60ff0e5daa998eface7f974fb4e7cc96788c6061be14c77e41c9add326c12b1638bb140616bf7966723b792f12d7c0975ff6c519d3f107abf2040511a6c3a16bf22104cd83fa8945bac1826d48',X'97df43eff2311171155b65b06975d34de72b795f01ffcf66d09aa66dc4d371420c24bd104821b3a4');
+        INSERT INTO items VALUES(3,'inet',X'696e6574ed639431f580223205481f451fb36bef','ak',0,0,X'73ee85c098a0153085e3e49b81b1d0cc',X'99e0d56347ff9e831e4db7f4429846c8',X'0210e2997aa9ae938a0753014c881baa',NULL,X'6463c985ce5f703904fbd7bfabd6da10',NULL,X'd4e9d4ccd68a5821aa4848b7382bf61b27ba15b0555ace2b07a5e95a86e906e5f5cf3069c7bb70d8',X'43b3dcf2806869a91660b127dfe4bac4b133f3dc77fea44a99ed3f4d4f8c436332c1db3072b9aa48c4cbf53e04dfdd1eeecb07bd3f8396c19baeca8a29e2d75b3f531b1c34a67d201b23016a0b1608e0bf039ab317fca9a682877337ae7eecc04dc3b9afd733fa39d44190e427066be915ad82d528bf0a2b23aaa65d74101ac0',X'61dda63c238e91f03b9029d4afdffc9f84990cffa5c2e4269e30da317e63730b671664f6bfe94dd1');
+        INSERT INTO items VALUES(5,'genp',X'67656e701145f68a85e9ff75f126b0bf2950194d','ck',0,0,X'985085d66f6010a78dd45bb10b47b56a',X'99e0d56347ff9e831e4db7f4429846c8',X'7a4eaceb2390f8f95a34ceeff58c930b',X'4e2b1d6e45d08a1b19248eb220b27d4d',NULL,X'5eb59d3f786ee1c7bacf65493bd79be4',X'ab4496e0f05adcaa33f46d3ba4ba667f12d37476c048145a26c52cd085b6d7093923ef27dd0ad484',X'd5bc716809101918345b9f0a279b462acaefdabb315e67670f132b5d84fc24c4bbd65be772b63860b5cce7b518a916de297b1d67f5bbe462549bc9e988e606ca4438e2b84e7a7ef85dfac4a14c8805a7884ee5e3306cec9129ac4078cfe6850c8da4188c388dffa9334e00b21ebbd832a63501bca41847ca500fca79cd4b620b1f0be5d4fc7c39e11f',X'2b16ebda957c7b1b1b9c938db4e3be32f67f8c64f3b5db8b055a50d8edfb9cdfbce09a3b13ea2b');
+        INSERT INTO items VALUES(6,'genp',X'67656e703849f2b80c34fcaf0323c6d446ba7e08','dku',0,0,X'2bbfc0653f1fd99249291992860a91e7',X'99e0d56347ff9e831e4db7f4429846c8',X'5fe7bb71e094c0c953757a804476d5b8',X'4e2b1d6e45d08a1b19248eb220b27d4d',NULL,NULL,X'690c568b12864432a63e4cf7ee562c0774bfd0dcaa736b2bba069ca285a23be2b56d0bd8016dca1a',X'bcb6edcc2a14e53ce72f77292f8df42b37b9a01ad16c191ae757859a4a1fd00e40b76c438ac91286534f05fbaf0515810db841fa2f8dbe0eab2a0d63a8c8c22029d151cc7681da50a844d776a768f314b473e7b2f117244ad6903059532ce14be0c41b54c0b83a0093d0c19d607d720d3dc5500576abadc361f281337a6471304f47c04a15ca5b24e0c89f7fb93ca2a571dbc7f6f067cbf0488f28eb',X'2b7524367a0be68193937bf2705589c5cc6fdac635c8887369f40cb84235d85242ecb4e14f7f66');
+        CREATE UNIQUE INDEX items_primary_key ON items (class, primary_digest) WHERE tombstone = 0;
+        CREATE INDEX items_account ON items (acct_digest);
+        CREATE INDEX items_service ON items (svce_digest);
+        CREATE INDEX items_server ON items (srvr_digest);
+        CREATE INDEX items_label ON items (labl_digest);
+        CREATE INDEX items_access_group ON items (agrp_digest);
+        COMMIT;
+        """
+}
