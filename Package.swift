@@ -71,7 +71,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisStore", "ClavisCrypto",
-                "ClavisSQLite",
+                "ClavisSQLite", "clavis-fuzz",
             ],
             exclude: ["SeedsPackage"]),
     ]

@@ -86,9 +86,6 @@ private struct KeyWrapOperation {
     private func run(encrypting: Bool, input: UnsafePointer<UInt8>, count: Int, output: UnsafeMutablePointer<UInt8>)
         throws(CryptoError) -> Int
     {
-        guard let length = Int32(exactly: count) else {
-            throw .invalidInput("key wrap input of \(count) bytes exceeds OpenSSL's int length")
-        }
         let context = try CipherContext()
         let ctx = context.pointer
         let direction: Int32 = encrypting ? 1 : 0
@@ -98,15 +95,6 @@ private struct KeyWrapOperation {
             try OpenSSLStatus.check(
                 EVP_CipherInit_ex(ctx, cipher, nil, kekPointer, nil, direction), "EVP_CipherInit_ex")
         }
-        var written: Int32 = 0
-        guard EVP_CipherUpdate(ctx, output, &written, input, length) == 1, written > 0 else {
-            throw encrypting ? OpenSSLStatus.failure("EVP_CipherUpdate") : OpenSSLStatus.cleared(.authenticationFailed)
-        }
-        var trailing: Int32 = 0
-        guard EVP_CipherFinal_ex(ctx, output + Int(written), &trailing) == 1 else {
-            throw encrypting
-                ? OpenSSLStatus.failure("EVP_CipherFinal_ex") : OpenSSLStatus.cleared(.authenticationFailed)
-        }
-        return Int(written) + Int(trailing)
+        return try context.keyWrapPass(encrypting: encrypting, input: input, count: count, output: output)
     }
 }

@@ -69,21 +69,9 @@ public final class AESKeyWrapKey {
         _ context: CipherContext, encrypting: Bool, input: UnsafePointer<UInt8>, count: Int,
         output: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) -> Int {
-        guard let length = Int32(exactly: count) else {
-            throw .invalidInput("key wrap input of \(count) bytes exceeds OpenSSL's int length")
-        }
-        let ctx = context.pointer
         // Restart with the kept key schedule and the default initial value.
-        try OpenSSLStatus.check(EVP_CipherInit_ex(ctx, nil, nil, nil, nil, encrypting ? 1 : 0), "EVP_CipherInit_ex")
-        var written: Int32 = 0
-        guard EVP_CipherUpdate(ctx, output, &written, input, length) == 1, written > 0 else {
-            throw encrypting ? OpenSSLStatus.failure("EVP_CipherUpdate") : OpenSSLStatus.cleared(.authenticationFailed)
-        }
-        var trailing: Int32 = 0
-        guard EVP_CipherFinal_ex(ctx, output + Int(written), &trailing) == 1 else {
-            throw encrypting
-                ? OpenSSLStatus.failure("EVP_CipherFinal_ex") : OpenSSLStatus.cleared(.authenticationFailed)
-        }
-        return Int(written) + Int(trailing)
+        try OpenSSLStatus.check(
+            EVP_CipherInit_ex(context.pointer, nil, nil, nil, nil, encrypting ? 1 : 0), "EVP_CipherInit_ex")
+        return try context.keyWrapPass(encrypting: encrypting, input: input, count: count, output: output)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Security
 import Testing
 
+@testable import clavis_fuzz
+
 /// Any dictionary gets a status back and never stops the process.
 @Suite(.preparedKeychain) struct FuzzTests {
     /// `clavis-fuzz`, built next to this test bundle by `swift build`.
@@ -73,33 +75,4 @@ import Testing
         #expect(run.standardOutput.contains("1500 rounds, 6000 calls"))
         #expect(run.standardOutput.contains("unknown statuses: 0"))
     }
-}
-
-/// An `NSDictionary` subclass as a caller may write one: its entries in two lists, a key found by `isEqual`, so a
-/// key unequal to itself (an `NSDate` holding NaN) is listed by the enumerator but never found.
-final class PairListDictionary: NSDictionary {
-    private let storedKeys: [AnyObject]
-    private let storedValues: [AnyObject]
-
-    init(keys: [AnyHashable], values: [AnyObject]) {
-        storedKeys = keys.map { $0.base as AnyObject }
-        storedValues = values
-        super.init(objects: nil, forKeys: nil, count: 0)
-    }
-
-    required init(objects: UnsafePointer<AnyObject>?, forKeys keys: UnsafePointer<NSObject>?, count: Int) {
-        storedKeys = (0..<count).map { keys![$0] }
-        storedValues = (0..<count).map { objects![$0] }
-        super.init(objects: nil, forKeys: nil, count: 0)
-    }
-
-    required init?(coder: NSCoder) { nil }
-
-    override var count: Int { storedKeys.count }
-
-    override func object(forKey key: Any) -> Any? {
-        storedKeys.firstIndex { ($0 as? NSObject)?.isEqual(key) == true }.map { storedValues[$0] }
-    }
-
-    override func keyEnumerator() -> NSEnumerator { NSArray(array: storedKeys).objectEnumerator() }
 }
