@@ -1,3 +1,4 @@
+import ClavisCore
 import ClavisSQLite
 
 /// The keychain database's schema, as numbered migrations.
@@ -68,37 +69,29 @@ enum Schema {
                     SELECT id, class, substr(persistent_ref, length(CAST(class AS BLOB)) + 1), protection, sync,
                         tombstone, primary_digest, wrapped_key, attributes, secret, 0
                     FROM items ORDER BY id;
-                DROP INDEX items_access_group;
-                CREATE TABLE items_access_group (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
-                    WITHOUT ROWID;
-                INSERT INTO items_access_group
-                    SELECT \(shortened("agrp_digest")), id FROM items WHERE agrp_digest IS NOT NULL;
-                DROP INDEX items_account;
-                CREATE TABLE items_account (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
-                    WITHOUT ROWID;
-                INSERT INTO items_account
-                    SELECT \(shortened("acct_digest")), id FROM items WHERE acct_digest IS NOT NULL;
-                DROP INDEX items_service;
-                CREATE TABLE items_service (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
-                    WITHOUT ROWID;
-                INSERT INTO items_service
-                    SELECT \(shortened("svce_digest")), id FROM items WHERE svce_digest IS NOT NULL;
-                DROP INDEX items_server;
-                CREATE TABLE items_server (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
-                    WITHOUT ROWID;
-                INSERT INTO items_server
-                    SELECT \(shortened("srvr_digest")), id FROM items WHERE srvr_digest IS NOT NULL;
-                DROP INDEX items_label;
-                CREATE TABLE items_label (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
-                    WITHOUT ROWID;
-                INSERT INTO items_label
-                    SELECT \(shortened("labl_digest")), id FROM items WHERE labl_digest IS NOT NULL;
+                \(lookupTablesFromVersion1())
                 DROP TABLE items;
                 ALTER TABLE items_v2 RENAME TO items;
                 CREATE UNIQUE INDEX items_primary_key ON items (primary_digest) WHERE tombstone = 0;
                 CREATE INDEX items_reference ON items (substr(reference, 1, 8));
                 """),
     ])
+
+    /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup
+    /// table, filled with the shortened digests (access group first, then the indexed attributes, in the order the
+    /// tables were first created).
+    private static func lookupTablesFromVersion1() -> String {
+        ([AttributeKey.accessGroup] + AttributeKey.indexed).map { key in
+            let column = "\(key.rawValue)_digest"
+            return """
+                DROP INDEX \(key.lookupTable);
+                CREATE TABLE \(key.lookupTable) (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
+                    WITHOUT ROWID;
+                INSERT INTO \(key.lookupTable)
+                    SELECT \(shortened(column)), id FROM items WHERE \(column) IS NOT NULL;
+                """
+        }.joined(separator: "\n")
+    }
 
     /// A version-1 lookup digest column cut to its version-2 length.
     private static func shortened(_ column: String) -> String {
