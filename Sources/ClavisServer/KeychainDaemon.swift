@@ -65,7 +65,7 @@ public final class KeychainDaemon: Sendable {
                         clavis_wait_readable(-1, 100)
                         continue
                     default:
-                        Self.report("cannot accept connections: \(String(cString: clavis_last_error_text()))")
+                        DaemonLog.report("cannot accept connections: \(String(cString: clavis_last_error_text()))")
                         exit(1)
                     }
                 }
@@ -108,11 +108,6 @@ public final class KeychainDaemon: Sendable {
     private struct SendableConnection: @unchecked Sendable {
         let connection: SocketConnection
         init(_ connection: SocketConnection) { self.connection = connection }
-    }
-
-    private static func report(_ message: String) {
-        var line = "clavisd: " + message + "\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 
     /// Answers one connection's requests until it closes or sends something malformed.

@@ -29,14 +29,9 @@ final class RegistryWatch: Sendable {
         return state.withLock { state in
             if let state, state.version == version { return state.registry }
             let (registry, problems) = AppRegistry.load(folder: folder, owner: owner)
-            for problem in problems { Self.report(problem + "; skipped") }
+            for problem in problems { DaemonLog.report(problem + "; skipped") }
             state = (version, registry)
             return registry
         }
-    }
-
-    private static func report(_ message: String) {
-        var line = "clavisd: " + message + "\n"
-        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -23,14 +23,8 @@ let usage = """
     With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
     """
 
-/// Writes a line to standard error.
-func report(_ message: String) {
-    var line = "clavisd: " + message + "\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}
-
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    report(message)
+    DaemonLog.report(message)
     exit(status)
 }
 
@@ -111,9 +105,9 @@ if listening < 0 {
     } catch {
         fail(error.reason)
     }
-    report("\(mode.rawValue) mode, listening on \(settings.socketPath)")
+    DaemonLog.report("\(mode.rawValue) mode, listening on \(settings.socketPath)")
 } else {
-    report("\(mode.rawValue) mode, on the socket systemd passed")
+    DaemonLog.report("\(mode.rawValue) mode, on the socket systemd passed")
 }
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 clavis_systemd_notify_ready()

@@ -69,3 +69,15 @@ func makeTemporaryFolder(_ prefix: String) throws -> String {
 /// The repository's root folder (this file is Tests/SecurityTests/ProcessRunner.swift).
 let repositoryRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
+
+/// Reads `pipe` until what arrived contains `text` (the line a program prints once it is ready), and returns all it
+/// read; the text is missing from it when the pipe ended first.
+func readUntil(_ text: String, on pipe: Pipe) -> String {
+    var said = Data()
+    while !String(decoding: said, as: UTF8.self).contains(text) {
+        let chunk = pipe.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { break }
+        said += chunk
+    }
+    return String(decoding: said, as: UTF8.self)
+}

@@ -53,13 +53,7 @@ import Testing
             activator.waitUntilExit()
             try? FileManager.default.removeItem(atPath: folder)
         }
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("Listening on") {
-            let chunk = log.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            said += chunk
-        }
-        #expect(String(decoding: said, as: UTF8.self).contains("Listening on"))
+        #expect(readUntil("Listening on", on: log).contains("Listening on"))
         // The first connection (from this process, through Security) makes systemd-socket-activate start clavisd.
         let service = TestKeychain.uniqueService()
         ClavisConfiguration.withConfiguration(ClavisConfiguration.current.with(daemonSocket: socket)) {

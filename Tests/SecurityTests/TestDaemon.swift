@@ -51,15 +51,8 @@ final class TestDaemon {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // The daemon prints "listening on" once its socket accepts connections: read up to that line.
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("listening on") {
-            let chunk = log.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            said += chunk
-        }
-        guard String(decoding: said, as: UTF8.self).contains("listening on") else {
-            throw DaemonFailure(message: "clavisd did not start: " + String(decoding: said, as: UTF8.self))
-        }
+        let said = readUntil("listening on", on: log)
+        guard said.contains("listening on") else { throw DaemonFailure(message: "clavisd did not start: " + said) }
     }
 
     /// Stops the daemon and removes its folder.
