@@ -17,6 +17,9 @@ enum ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        // From the root folder: Foundation would otherwise start the helper in this process's folder, which the user
+        // may not be allowed into (clavis run from another user's folder), and refuse to start it at all.
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
         let pipe = Pipe()
         process.standardOutput = pipe
         do { try process.run() } catch { return nil }

@@ -67,13 +67,15 @@ import Testing
     }
 
     @Test func anotherAppCannotUseAnAppsPersistentReference() throws {
-        // A is a copy of clavis; B is this test process, registered with its own group.
+        // A is a copy of clavis; B is this test process, registered with its own group. A user-mode daemon (this
+        // user's): the test executable may live where the system daemon's user cannot look, and the groups are
+        // enforced the same in both modes.
         let staging = try TestDaemon(mode: "user")
         let a = try staging.copyOfClavis(named: "app-a")
         staging.kill()
         let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let daemon = try TestDaemon(
-            mode: "system",
+            mode: "user",
             apps: [
                 "a.json": ["executable": a, "application-identifier": "TEAM.a"],
                 "b.json": ["executable": tests, "application-identifier": "TEAM.b"],

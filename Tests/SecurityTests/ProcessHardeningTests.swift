@@ -66,4 +66,21 @@ import Testing
         }
         #expect(found == "kept\n", "the run went on once released")
     }
+
+    /// The askpass program starts from the root folder, so clavis asks even when run from a folder its user may not
+    /// enter (Foundation refused to start the program there).
+    @Test func theAskpassProgramStartsWhereverClavisWasRunFrom() throws {
+        #expect(try clavis(["add-generic-password", "-a", "a", "-s", "s", "-w", "kept"]).status == 0)
+        #expect(try clavis(["set-keychain-password", "-p", "7391"]).status == 0)
+        let askpass = try ClavisBinary.writeAskpass(in: folder, "#!/bin/sh\necho 7391\n")
+        let closed = folder + "/closed"
+        try FileManager.default.createDirectory(atPath: closed, withIntermediateDirectories: false)
+        chmod(closed, 0o700)
+        let found = try runProcess(
+            "/usr/bin/setpriv", asUser([ClavisBinary.path, "find-generic-password", "-a", "a", "-s", "s", "-w"]),
+            environment: ClavisBinary.environment(home: home, ["PATH": "/usr/bin:/bin", "CLAVIS_ASKPASS": askpass]),
+            currentDirectory: closed)
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(found.standardOutput == "kept\n")
+    }
 }
