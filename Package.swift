@@ -19,6 +19,7 @@ let package = Package(
         ),
         .systemLibrary(name: "CProcessHardening"),
         .target(name: "CUnixSocket"),
+        .target(name: "CChildProcess"),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
@@ -28,9 +29,15 @@ let package = Package(
         .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket"]),
         .target(
             name: "ClavisServer",
-            dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket"]),
-        .executableTarget(name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"]),
-        .target(name: "ClavisEmbedded", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore"]),
+            dependencies: [
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
+                "ClavisAuthentication",
+            ]),
+        .executableTarget(
+            name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"]),
+        .target(
+            name: "ClavisEmbedded",
+            dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication"]),
         .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
@@ -38,7 +45,8 @@ let package = Package(
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
         .testTarget(name: "ClavisServerTests", dependencies: ["ClavisServer", "ClavisCore"]),
         .testTarget(name: "ClavisIdentityTests", dependencies: ["ClavisIdentity", "ClavisCore"]),
-        .testTarget(name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+        .testTarget(
+            name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -53,15 +61,18 @@ let package = Package(
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
     ]
     package.targets += [
-        .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto"]),
+        .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto", "CChildProcess"]),
         .target(
             name: "ClavisClient",
             dependencies: [
                 "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisAuthentication",
                 "CProcessHardening",
             ]),
-        .target(name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
-        .target(name: "LocalAuthentication", dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
+        .target(
+            name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
+        .target(
+            name: "LocalAuthentication",
+            dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
             dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity"]),

@@ -1,5 +1,4 @@
 public import ClavisCore
-internal import Foundation
 
 /// Reads the passcode through an askpass program (the `SSH_ASKPASS`/`SUDO_ASKPASS` convention), named by
 /// `CLAVIS_ASKPASS`.

@@ -8,7 +8,13 @@ import Synchronization
 /// `reuseWindow`) and until `invalidate()`: within the window, items whose access control they satisfy open
 /// without asking again, and a new evaluation they satisfy succeeds without asking. State is kept behind a
 /// `Mutex`; prompts run outside it.
+///
+/// The session's record here is what the client believes; the keychain service keeps its own record of what the
+/// session proved there (the passcodes it verified, the matches of its sensor), under the session's `id`, and counts
+/// a proof only as far as that record confirms it.
 public final class AuthenticationSession: Sendable {
+    /// The name of this session to the keychain service, carried in every proof.
+    public let id: AuthenticationSessionID
     /// The authenticators this session uses.
     public let authenticators: Authenticators
     private let state = Mutex(State())
@@ -19,8 +25,9 @@ public final class AuthenticationSession: Sendable {
     /// The longest reuse window, Apple's `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
     public static let maximumReuseWindow: Double = 300
 
-    /// A session using `authenticators`.
-    public init(authenticators: Authenticators) {
+    /// A session named `id` using `authenticators`.
+    public init(id: AuthenticationSessionID = .random(), authenticators: Authenticators) {
+        self.id = id
         self.authenticators = authenticators
     }
 
@@ -45,12 +52,14 @@ public final class AuthenticationSession: Sendable {
         public var passcodeKeychain: Data?
         /// The application password set on the session or typed for it.
         public var applicationPassword: SecureBytes?
+        /// The session the credentials belong to.
+        public var session: AuthenticationSessionID
 
-        /// The credentials as the proof the store checks.
+        /// The credentials as the proof the service checks against its record of the session.
         public var proof: AuthenticationProof {
             AuthenticationProof(
                 passcode: passcode, biometryEnrolment: biometryEnrolment, passcodeKeychain: passcodeKeychain,
-                applicationPassword: applicationPassword)
+                applicationPassword: applicationPassword, session: session)
         }
     }
 
@@ -113,7 +122,8 @@ public final class AuthenticationSession: Sendable {
             guard passcode || biometry || applicationPassword != nil else { return nil }
             return Credentials(
                 passcode: passcode, biometryEnrolment: biometry ? state.biometryEnrolment : nil,
-                passcodeKeychain: passcode ? state.passcodeKeychain : nil, applicationPassword: applicationPassword)
+                passcodeKeychain: passcode ? state.passcodeKeychain : nil, applicationPassword: applicationPassword,
+                session: id)
         }
     }
 
@@ -145,8 +155,14 @@ public final class AuthenticationSession: Sendable {
     /// How many application passwords one call may ask for: the prompt's number of tries.
     public var applicationPasswordAttempts: Int { max(1, authenticators.passcode.reader?.attempts ?? 1) }
 
-    /// Ends the session: credentials are dropped and later evaluations fail with `invalidContext`.
+    /// Ends the session: credentials are dropped (here and, when it recorded any, in the keychain service) and later
+    /// evaluations fail with `invalidContext`.
     public func invalidate() {
+        let proved = state.withLock { state in
+            defer { state.invalidated = true }
+            return !state.invalidated && (state.passcodeAt != nil || state.biometryAt != nil)
+        }
+        if proved { authenticators.endSession?(id) }
         state.withLock { state in
             state.invalidated = true
             state.passcodeAt = nil

@@ -15,15 +15,20 @@ public struct Authenticators: Sendable {
     public var passcode: PasscodeAuthenticator
     /// Opens the keychain that checks passcodes; called when an evaluation needs it.
     public var verifier: @Sendable () throws(KeychainError) -> any PasscodeVerifier
+    /// Tells the keychain service that a session ended, so that it forgets what the session proved; `nil` when the
+    /// service keeps no record.
+    public var endSession: (@Sendable (AuthenticationSessionID) -> Void)?
 
     /// Creates a set of authenticators.
     public init(
         sensor: any BiometricSensor, passcode: PasscodeAuthenticator,
-        verifier: @escaping @Sendable () throws(KeychainError) -> any PasscodeVerifier
+        verifier: @escaping @Sendable () throws(KeychainError) -> any PasscodeVerifier,
+        endSession: (@Sendable (AuthenticationSessionID) -> Void)? = nil
     ) {
         self.sensor = sensor
         self.passcode = passcode
         self.verifier = verifier
+        self.endSession = endSession
     }
 
     /// The standard authenticators for a configuration's settings.

@@ -1,3 +1,4 @@
+public import ClavisCore
 public import FoundationEssentials
 
 /// A biometric sensor: tells what is enrolled and checks the user against it.
@@ -29,18 +30,6 @@ public protocol BiometricSensor: Sendable {
 extension BiometricSensor {
     /// Sensors that learn of a lockout only by trying say no.
     public var isLockedOut: Bool { false }
-}
-
-/// The kind of biometric sensor (Apple's `LABiometryType`).
-public enum BiometryKind: Sendable, Hashable {
-    /// No sensor.
-    case none
-    /// A fingerprint sensor (Apple's Touch ID).
-    case fingerprint
-    /// A face sensor (Apple's Face ID).
-    case face
-    /// An iris sensor (Apple's Optic ID).
-    case iris
 }
 
 /// No biometric sensor: every check fails with `biometryNotAvailable`.

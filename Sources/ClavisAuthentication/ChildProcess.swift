@@ -1,9 +1,20 @@
-internal import Foundation
+internal import CChildProcess
+public import FoundationEssentials
 
-/// Runs helper programs (an askpass program, fprintd's clients) and finds them on `PATH`.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A helper program (an askpass program, fprintd's clients, pinentry) with pipes on its standard input and output;
+/// standard error is passed through.
 ///
-/// Arguments never carry a secret: what a helper must return comes back on its standard output.
-enum ChildProcess {
+/// Started with `posix_spawn` (`clavis_spawn`) from the root folder (the caller's folder may be one the user cannot
+/// enter), with an empty signal mask and default signal dispositions (a daemon ignores `SIGPIPE`; its helpers must
+/// not inherit that). Arguments never carry a secret: what a helper returns comes back on its standard output, which callers
+/// receiving a secret zero after use.
+final class ChildProcess {
     /// What a finished program wrote on standard output and how it ended.
     struct Outcome {
         /// The exit status; a program killed by a signal reports a non-zero status.
@@ -12,31 +23,149 @@ enum ChildProcess {
         var output: Data
     }
 
-    /// Runs `path` with `arguments`, standard error passed through; `nil` when it cannot be started.
+    /// The longest output kept from a helper: more is a misbehaving program, not an answer.
+    static let maximumOutput = 1 << 20
+
+    private let pid: pid_t
+    private var input: Int32
+    private let output: Int32
+    private var buffered: [UInt8] = []
+    private var exitStatus: Int32?
+
+    private init(pid: pid_t, input: Int32, output: Int32) {
+        self.pid = pid
+        self.input = input
+        self.output = output
+    }
+
+    deinit {
+        closeInput()
+        close(output)
+        buffered.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            _ = wait()
+        }
+    }
+
+    /// Starts `path` with `arguments`; `nil` when it cannot be started.
+    static func start(_ path: String, _ arguments: [String]) -> ChildProcess? {
+        let argv = ([path] + arguments).map { strdup($0) }
+        defer { for argument in argv { free(argument) } }
+        var input: Int32 = -1
+        var output: Int32 = -1
+        var pid: pid_t = 0
+        let error = (argv + [nil]).withUnsafeBufferPointer { arguments in
+            clavis_spawn(path, arguments.baseAddress, &input, &output, &pid)
+        }
+        guard error == 0 else { return nil }
+        return ChildProcess(pid: pid, input: input, output: output)
+    }
+
+    /// Writes `bytes` to the program's standard input; false when it stopped reading.
+    @discardableResult
+    func write(_ bytes: [UInt8]) -> Bool {
+        guard input >= 0 else { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// Closes the program's standard input (it reads end of file).
+    func closeInput() {
+        if input >= 0 { close(input) }
+        input = -1
+    }
+
+    /// The next line the program writes, without its newline; `nil` at end of output or past `maximumOutput`.
+    /// Callers receiving a secret zero the line after use.
+    func readLine() -> [UInt8]? {
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffered[..<newline])
+                let rest = buffered.count - newline - 1
+                buffered.withUnsafeMutableBufferPointer { buffer in
+                    if rest > 0 {
+                        UnsafeMutableRawBufferPointer(buffer).copyMemory(
+                            from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[(newline + 1)...]))
+                    }
+                    for index in rest..<buffer.count { buffer[index] = 0 }
+                }
+                buffered.removeLast(buffered.count - rest)
+                return line
+            }
+            guard buffered.count < Self.maximumOutput, fill() else { return nil }
+        }
+    }
+
+    /// Everything the program writes until it closes its output (at most `maximumOutput` bytes).
+    func readToEnd() -> [UInt8] {
+        while buffered.count < Self.maximumOutput, fill() {}
+        defer { buffered.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        let all = buffered
+        buffered = []
+        return all
+    }
+
+    /// Reads what the program wrote next into the buffer; false at end of output or on an error.
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer { chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffered.append(contentsOf: chunk[..<count])
+            return true
+        }
+    }
+
+    /// Waits for the program to end: its exit status, or 128 plus the signal that killed it.
+    @discardableResult
+    func wait() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else {
+                exitStatus = -1
+                return -1
+            }
+        }
+        let low = status & 0x7f
+        let ended = low == 0 ? (status >> 8) & 0xff : 128 + low
+        exitStatus = ended
+        return ended
+    }
+
+    /// Runs `path` with `arguments` and an empty standard input to its end; `nil` when it cannot be started.
     static func run(_ path: String, _ arguments: [String]) -> Outcome? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        // From the root folder: Foundation would otherwise start the helper in this process's folder, which the user
-        // may not be allowed into (clavis run from another user's folder), and refuse to start it at all.
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: output)
+        guard let child = start(path, arguments) else { return nil }
+        child.closeInput()
+        var output = child.readToEnd()
+        defer { output.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        return Outcome(status: child.wait(), output: Data(output))
     }
 
     /// The path of the executable `name`: `name` itself when it contains a slash, else the first match on `PATH`.
     static func find(_ name: String) -> String? {
         guard !name.isEmpty else { return nil }
-        if name.contains("/") { return FileManager.default.isExecutableFile(atPath: name) ? name : nil }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)")
-        {
+        if name.contains("/") { return isExecutableFile(name) ? name : nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where isExecutableFile("\(folder)/\(name)") {
             return "\(folder)/\(name)"
         }
         return nil
+    }
+
+    private static func isExecutableFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
     }
 }

@@ -1,5 +1,5 @@
+public import ClavisCore
 import ClavisCrypto
-internal import Foundation
 public import FoundationEssentials
 
 /// A desktop's fingerprint reader through fprintd (`net.reactivated.Fprint` on the system D-Bus).
@@ -45,9 +45,9 @@ public struct FprintdSensor: BiometricSensor {
         }
         // Enrolled fingers are listed as " - #0: right-index-finger".
         let fingers = lines.compactMap { line -> String? in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmed
             guard trimmed.hasPrefix("- #"), let colon = trimmed.firstIndex(of: ":") else { return nil }
-            return trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return String(trimmed[trimmed.index(after: colon)...].trimmed)
         }
         guard !fingers.isEmpty else { throw .biometryNotEnrolled }
         let device = lines.first { $0.hasPrefix("Fingerprints for user") }.map(String.init) ?? ""
@@ -70,4 +70,15 @@ public struct FprintdSensor: BiometricSensor {
 
     /// fprintd keeps no lockout of its own.
     public func passcodeSucceeded() {}
+}
+
+extension StringProtocol {
+    /// The text without the spaces and tabs around it.
+    fileprivate var trimmed: SubSequence {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
+    }
 }

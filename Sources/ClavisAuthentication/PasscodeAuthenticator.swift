@@ -14,6 +14,26 @@ public protocol PasscodeVerifier: Sendable {
 
     /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
     var passcodeLockout: Date? { get throws(KeychainError) }
+
+    /// True when the keychain asks for the passcode through a prompt of its own (the daemon's `pinentry`), which
+    /// the client never sees.
+    var hasTrustedPrompt: Bool { get }
+
+    /// Has the keychain ask for the passcode through its own prompt, showing `description`, and check it; returns
+    /// the keychain's identity.
+    ///
+    /// - Throws: `userCanceled`, `authFailed`, `interactionNotAllowed` when the prompt cannot reach the user.
+    func promptForPasscode(description: String) throws(KeychainError) -> Data
+}
+
+extension PasscodeVerifier {
+    /// Keychains without a prompt of their own.
+    public var hasTrustedPrompt: Bool { false }
+
+    /// Throws `unimplemented`: the keychain has no prompt of its own.
+    public func promptForPasscode(description: String) throws(KeychainError) -> Data {
+        throw KeychainError(.unimplemented, "this keychain has no passcode prompt of its own")
+    }
 }
 
 /// Authenticates the user by the keychain passcode, read by a `PasscodeReader` and checked by a `PasscodeVerifier`.
@@ -27,7 +47,8 @@ public struct PasscodeAuthenticator: Sendable {
     /// An authenticator asking through `reader`.
     public init(reader: (any PasscodeReader)?) { self.reader = reader }
 
-    /// Asks for the passcode (up to the reader's number of attempts) and checks it.
+    /// Asks for the passcode (up to the reader's number of attempts) and checks it; when the keychain has a prompt
+    /// of its own, that prompt asks instead and the reader is not used.
     ///
     /// - Throws: `passcodeNotSet` when the keychain has none; `notInteractive` when there is nowhere to ask or
     ///   `interactive` is false; `userCancel`; `authenticationFailed` for wrong passcodes or a locked-out keychain
@@ -37,7 +58,19 @@ public struct PasscodeAuthenticator: Sendable {
         throws(AuthenticationFailure) -> Data
     {
         guard verifier.hasPasscode else { throw .passcodeNotSet }
-        guard interactive, let reader else { throw .notInteractive }
+        guard interactive else { throw .notInteractive }
+        if verifier.hasTrustedPrompt {
+            do {
+                return try verifier.promptForPasscode(description: prompt)
+            } catch {
+                switch error.code {
+                case .userCanceled: throw .userCancel
+                case .interactionNotAllowed: throw .notInteractive
+                default: throw .authenticationFailed
+                }
+            }
+        }
+        guard let reader else { throw .notInteractive }
         do {
             // A lockout that cannot be read lets the verifier answer, as it counts the attempt itself.
             return try reader.askForPasscode(prompt: prompt) {

@@ -1,3 +1,4 @@
+public import ClavisCore
 import ClavisCrypto
 public import FoundationEssentials
 

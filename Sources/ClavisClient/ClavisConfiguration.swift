@@ -16,7 +16,8 @@ public import ClavisCore
 /// | entitlements file | `CLAVIS_ENTITLEMENTS` | none: the executable's name is the identity |
 /// | Apple's rules by default | `CLAVIS_COMPAT=ios` | the macOS file keychain's (lenient) |
 /// | passcode prompt | `CLAVIS_ASKPASS` | the controlling terminal |
-/// | biometric sensor | `CLAVIS_BIOMETRY_SCRIPT` (the scripted sensor) | fprintd when installed |
+/// | biometric sensor (embedded; a daemon uses its own) | `CLAVIS_BIOMETRY_SCRIPT` (the scripted sensor) | fprintd when installed |
+/// | where the user sits, for a daemon's `pinentry` | `GPG_TTY`, `TERM`, `DISPLAY`, `LC_ALL`/`LC_CTYPE`/`LANG`, `LC_MESSAGES` | standard input's terminal |
 public struct ClavisConfiguration: Sendable, Hashable {
     /// The embedded keychain's folder.
     public var home: KeychainHome
@@ -34,6 +35,8 @@ public struct ClavisConfiguration: Sendable, Hashable {
     public var daemonSocket: String?
     /// The user's runtime folder (`XDG_RUNTIME_DIR`), where a user daemon's socket is looked for.
     public var runtimeDirectory: String?
+    /// Where the user sits, for a daemon's own passcode prompt (`PasscodePrompt.hints`, GnuPG's option names).
+    public var promptHints: [String: String] = [:]
 
     /// Creates a configuration.
     public init(
@@ -76,12 +79,19 @@ public struct ClavisConfiguration: Sendable, Hashable {
         biometryScript = value("CLAVIS_BIOMETRY_SCRIPT")
         daemonSocket = value("CLAVIS_SOCKET")
         runtimeDirectory = value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let hints: [(String, String?)] = [
+            ("ttyname", value("GPG_TTY")), ("ttytype", value("TERM")), ("display", value("DISPLAY")),
+            ("lc-ctype", value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG")),
+            ("lc-messages", value("LC_ALL") ?? value("LC_MESSAGES") ?? value("LANG")),
+        ]
+        for case (let name, let hint?) in hints { promptHints[name] = hint }
     }
 
     /// The variables this configuration reads.
     public static let variableNames = [
         "CLAVIS_HOME", "XDG_DATA_HOME", "HOME", "CLAVIS_ENTITLEMENTS", "CLAVIS_COMPAT", "CLAVIS_ASKPASS",
-        "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET", "XDG_RUNTIME_DIR",
+        "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET", "XDG_RUNTIME_DIR", "GPG_TTY", "TERM", "DISPLAY", "LC_ALL",
+        "LC_CTYPE", "LC_MESSAGES", "LANG",
     ]
 
     /// The configuration of this process: read from its environment on first use, then kept. A task (and the
@@ -121,6 +131,10 @@ public struct ClavisConfiguration: Sendable, Hashable {
         var environment: [String: String] = [:]
         for name in variableNames {
             if let raw = getenv(name) { environment[name] = String(cString: raw) }
+        }
+        // GnuPG's convention: GPG_TTY names the terminal; without it, standard input's terminal if it is one.
+        if environment["GPG_TTY"] == nil, let terminal = ttyname(0) {
+            environment["GPG_TTY"] = String(cString: terminal)
         }
         return environment
     }

@@ -112,9 +112,16 @@ public struct KeychainClient: Sendable {
     ///   without asking), `userCanceled`.
     public func unlockAsking(otherwise blocked: KeychainError) throws(KeychainError) {
         let status = try service.status()
-        guard status.hasPasscode, status.lockState != .unlocked,
-            let reader = Authenticators.passcodeReader(askpassProgram: configuration.askpassProgram)
-        else { throw blocked }
+        guard status.hasPasscode, status.lockState != .unlocked else { throw blocked }
+        if status.hasTrustedPrompt {
+            let prompt = PasscodePrompt(
+                purpose: .unlock, description: "Unlock the keychain", hints: configuration.promptHints)
+            _ = try service.promptForPasscode(prompt)
+            return
+        }
+        guard let reader = Authenticators.passcodeReader(askpassProgram: configuration.askpassProgram) else {
+            throw blocked
+        }
         do {
             try reader.askForPasscode(prompt: Self.unlockPrompt) { () throws(KeychainError) in
                 try service.status().passcodeLockout
@@ -156,31 +163,54 @@ public struct KeychainClient: Sendable {
         Self.makeAuthenticationSession(configuration: configuration)
     }
 
-    /// A new authentication session for the keychain `configuration` names, which is reached only when a passcode
-    /// is to be checked (so a context can be made before the keychain can be opened).
+    /// A new authentication session for the keychain `configuration` names, which is reached only when the session
+    /// needs it (so a context can be made before the keychain can be opened). Biometric checks and passcode checks
+    /// run in the keychain service, which records them for this session: in daemon mode, the daemon's sensor is the
+    /// one that counts.
     public static func makeAuthenticationSession(configuration: ClavisConfiguration = .current)
         -> AuthenticationSession
     {
-        AuthenticationSession(
-            authenticators: .standard(
-                askpassProgram: configuration.askpassProgram, biometryScript: configuration.biometryScript
-            ) { () throws(KeychainError) -> any PasscodeVerifier in
-                ServicePasscodeVerifier(service: try ServiceDirectory.service(for: configuration))
-            })
+        let id = AuthenticationSessionID.random()
+        let service: @Sendable () throws(KeychainError) -> any KeychainService = { () throws(KeychainError) in
+            try ServiceDirectory.service(for: configuration)
+        }
+        return AuthenticationSession(
+            id: id,
+            authenticators: Authenticators(
+                sensor: ServiceSensor(session: id, service: service),
+                passcode: PasscodeAuthenticator(
+                    reader: Authenticators.passcodeReader(askpassProgram: configuration.askpassProgram)),
+                verifier: { () throws(KeychainError) -> any PasscodeVerifier in
+                    ServicePasscodeVerifier(
+                        service: try service(), session: id, promptHints: configuration.promptHints)
+                },
+                endSession: { session in try? service().endAuthenticationSession(session) }))
     }
 }
 
-/// The keychain service as the passcode authenticator's verifier.
+/// The keychain service as the passcode authenticator's verifier, for one authentication session.
 struct ServicePasscodeVerifier: PasscodeVerifier {
     let service: any KeychainService
+    /// The session a right passcode is recorded for.
+    let session: AuthenticationSessionID?
+    /// Where the user sits, for the service's own prompt.
+    var promptHints: [String: String] = [:]
 
     var hasPasscode: Bool { (try? service.status().hasPasscode) ?? false }
 
     func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data {
-        try service.verifyPasscode(passcode)
+        try service.verifyPasscode(passcode, session: session)
     }
 
     var passcodeLockout: Date? {
         get throws(KeychainError) { try service.status().passcodeLockout }
+    }
+
+    var hasTrustedPrompt: Bool { (try? service.status().hasTrustedPrompt) ?? false }
+
+    func promptForPasscode(description: String) throws(KeychainError) -> Data {
+        let purpose: PasscodePrompt.Purpose = session.map { .verify($0) } ?? .unlock
+        return try service.promptForPasscode(
+            PasscodePrompt(purpose: purpose, description: description, hints: promptHints))
     }
 }

@@ -1,3 +1,4 @@
+import ClavisAuthentication
 public import ClavisCore
 import ClavisEmbedded
 import ClavisIPC
@@ -14,10 +15,11 @@ import Synchronization
 /// user socket (`$XDG_RUNTIME_DIR/clavis/clavisd.sock`) or the system socket (`/run/clavis/clavisd.sock`); else
 /// the embedded keychain in the configured folder, for the caller its entitlements describe.
 ///
-/// The daemon's service is kept per socket (one connection per process). For the embedded keychain, entitlements
-/// files are read once per path and kept; the keychain is opened once per folder and kept until the process exits
-/// (`OpenKeychains`). A failure (an unreadable folder or entitlements file) is not kept, so a later call tries
-/// again.
+/// The daemon's service is kept per socket (one connection per process). For the embedded service, entitlements
+/// are read once per file, and the record of what each authentication session proved is kept per keychain folder,
+/// entitlements file and sensor (it lives as long as the process; the service itself is made per call, so that the keychain closes at exit); the keychain is opened
+/// once per folder and kept until the process exits (`OpenKeychains`). A
+/// failure (an unreadable folder or entitlements file) is not kept, so a later call tries again.
 public enum ServiceDirectory {
     /// The system daemon's socket.
     public static let systemSocket = "/run/clavis/clavisd.sock"
@@ -38,12 +40,38 @@ public enum ServiceDirectory {
         if let daemon = answering(systemSocket, reason: "the system daemon's socket") {
             return daemon
         }
+        return try embedded(configuration)
+    }
+
+    /// The embedded service for the configuration's folder, entitlements and sensor.
+    private static func embedded(_ configuration: ClavisConfiguration) throws(KeychainError) -> EmbeddedKeychainService
+    {
+        let key = EmbeddedKey(
+            home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
+            biometryScript: configuration.biometryScript)
         let entitlements = try entitlements(path: configuration.entitlementsPath)
         let keychain = try OpenKeychains.keychain(home: configuration.home)
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
-        return EmbeddedKeychainService(keychain: keychain, entitlements: entitlements, reason: reason)
+        let ledger = ledgers.withLock { ledgers in
+            if let known = ledgers[key] { return known }
+            let made = AuthenticationLedger()
+            ledgers[key] = made
+            return made
+        }
+        return EmbeddedKeychainService(
+            keychain: keychain, entitlements: entitlements, reason: reason,
+            authenticators: ServiceAuthenticators(
+                sensor: Authenticators.sensor(biometryScript: configuration.biometryScript)),
+            ledger: ledger)
+    }
+
+    /// What makes two embedded services' callers the same.
+    private struct EmbeddedKey: Hashable {
+        let home: String
+        let entitlementsPath: String?
+        let biometryScript: String?
     }
 
     /// The daemon at `path` when a socket is there and a daemon answers on it (a stale socket is passed over).
@@ -77,5 +105,6 @@ public enum ServiceDirectory {
     }
 
     private static let loaded = Mutex<[String?: Entitlements]>([:])
+    private static let ledgers = Mutex<[EmbeddedKey: AuthenticationLedger]>([:])
     private static let remotes = Mutex<[String: RemoteKeychainService]>([:])
 }

@@ -2,8 +2,12 @@ public import FoundationEssentials
 
 /// What a caller proved before a request on an access-controlled item: handed to the store with the request.
 ///
-/// In the embedded mode the proof comes from this process's own `LAContext`; a daemon will produce it itself.
+/// A client sends what its `LAContext` believes, naming the context's session; the keychain service keeps the
+/// passcode and biometry parts only where its own record of that session confirms them (`AuthenticationLedger`),
+/// so no client can vouch for itself. The application password is the user's input, checked by the item it opens.
 public struct AuthenticationProof: Sendable, Hashable {
+    /// The authentication session (`LAContext`) the proof comes from; `nil` for none.
+    public var session: AuthenticationSessionID?
     /// The keychain passcode was entered and verified.
     public var passcode: Bool
     /// The identity (`Keychain.identity`) of the keychain whose passcode was verified; another keychain ignores the
@@ -20,8 +24,9 @@ public struct AuthenticationProof: Sendable, Hashable {
     /// Creates a proof.
     public init(
         passcode: Bool = false, biometryEnrolment: Data? = nil, passcodeKeychain: Data? = nil,
-        applicationPassword: SecureBytes? = nil
+        applicationPassword: SecureBytes? = nil, session: AuthenticationSessionID? = nil
     ) {
+        self.session = session
         self.passcode = passcode
         self.biometryEnrolment = biometryEnrolment
         self.passcodeKeychain = passcodeKeychain

@@ -1,3 +1,4 @@
+public import ClavisAuthentication
 public import ClavisCore
 import ClavisCrypto
 public import ClavisIdentity
@@ -7,7 +8,9 @@ public import FoundationEssentials
 /// The keychain service in this process: the engine on a keychain folder, answering for one caller whose
 /// entitlements were resolved when the service was made.
 ///
-/// Applies the caller's access groups to every request (see `KeychainService`), so the rules are the daemon's too.
+/// Applies the caller's access groups to every request (see `KeychainService`), so the rules are the daemon's too,
+/// and checks every proof against its own record of what each authentication session proved (`AuthenticationLedger`):
+/// the passcodes it verified and the matches of its own sensor.
 public final class EmbeddedKeychainService: KeychainService {
     /// The keychain this service runs.
     public let keychain: Keychain
@@ -15,16 +18,27 @@ public final class EmbeddedKeychainService: KeychainService {
     public let entitlements: Entitlements
     /// Why the embedded keychain was chosen, for `status()`.
     public let reason: String
+    /// The sensor and prompt the service authenticates with.
+    public let authenticators: ServiceAuthenticators
+    /// What each of the caller's authentication sessions proved here.
+    public let ledger: AuthenticationLedger
 
-    /// A service on `keychain` for a caller holding `entitlements`.
-    public init(keychain: Keychain, entitlements: Entitlements, reason: String) {
+    /// A service on `keychain` for a caller holding `entitlements`, authenticating with `authenticators` and keeping
+    /// what sessions proved in `ledger` (one per caller: share it among the services made for the same caller).
+    public init(
+        keychain: Keychain, entitlements: Entitlements, reason: String, authenticators: ServiceAuthenticators = .none,
+        ledger: AuthenticationLedger = AuthenticationLedger()
+    ) {
+        self.ledger = ledger
         self.keychain = keychain
         self.entitlements = entitlements
         self.reason = reason
+        self.authenticators = authenticators
     }
 
     public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
         var item = item
+        item.authentication = vetted(item.authentication)
         let group = item.attributes[.accessGroup]?.stringValue ?? entitlements.defaultGroup
         try entitlements.require(group)
         item.attributes[.accessGroup] = .string(group)
@@ -60,9 +74,64 @@ public final class EmbeddedKeychainService: KeychainService {
         try keychain.unlock(passcode: passcode)
     }
 
-    public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data {
+    public func verifyPasscode(_ passcode: SecureBytes, session: AuthenticationSessionID?) throws(KeychainError)
+        -> Data
+    {
         try keychain.verifyPasscode(passcode)
+        if let session { ledger.notePasscode(for: session) }
+        authenticators.sensor.passcodeSucceeded()
         return keychain.identity
+    }
+
+    public func promptForPasscode(_ prompt: PasscodePrompt) throws(KeychainError) -> Data {
+        guard let trusted = authenticators.trustedPrompt else {
+            throw KeychainError(.unimplemented, "this keychain service has no passcode prompt of its own")
+        }
+        var failure: String?
+        for _ in 0..<max(1, trusted.attempts) {
+            if let until = try keychain.passcodeLockout { throw KeychainError.passcodeLockout(until: until) }
+            let passcode = try trusted.readPasscode(prompt, error: failure)
+            do {
+                switch prompt.purpose {
+                case .unlock:
+                    try keychain.unlock(passcode: passcode)
+                    authenticators.sensor.passcodeSucceeded()
+                    return keychain.identity
+                case .verify(let session):
+                    return try verifyPasscode(passcode, session: session)
+                }
+            } catch  where error.code == .authFailed {
+                failure = "Wrong passcode"
+            }
+        }
+        throw KeychainError(.authFailed, "the keychain passcode was wrong")
+    }
+
+    public func biometryStatus() throws(KeychainError) -> BiometryStatus {
+        let sensor = authenticators.sensor
+        let enrolment: Result<Data, AuthenticationFailure>
+        do {
+            enrolment = .success(try sensor.enrolmentState())
+        } catch {
+            enrolment = .failure(error)
+        }
+        return BiometryStatus(kind: sensor.kind, enrolment: enrolment, isLockedOut: sensor.isLockedOut)
+    }
+
+    public func scanBiometry(reason: String, session: AuthenticationSessionID) throws(KeychainError)
+        -> Result<Data, AuthenticationFailure>
+    {
+        do {
+            let enrolment = try authenticators.sensor.verify(reason: reason)
+            ledger.noteBiometricMatch(enrolment, for: session)
+            return .success(enrolment)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    public func endAuthenticationSession(_ session: AuthenticationSessionID) throws(KeychainError) {
+        ledger.end(session)
     }
 
     public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)
@@ -81,7 +150,8 @@ public final class EmbeddedKeychainService: KeychainService {
         KeychainStatus(
             location: .embedded(home: keychain.home.path), reason: reason, lockState: keychain.lockState,
             hasPasscode: keychain.hasPasscode, passcodeLockout: try keychain.passcodeLockout,
-            applicationIdentifier: entitlements.applicationIdentifier, accessGroups: entitlements.accessGroups)
+            applicationIdentifier: entitlements.applicationIdentifier, accessGroups: entitlements.accessGroups,
+            hasTrustedPrompt: authenticators.trustedPrompt != nil)
     }
 
     public func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength) throws(KeychainError)
@@ -95,11 +165,16 @@ public final class EmbeddedKeychainService: KeychainService {
         try keychain.importBackup(archive, passphrase: passphrase, accessGroups: entitlements.accessGroups)
     }
 
-    /// `query` narrowed to the groups the caller may search.
+    /// `query` narrowed to the groups the caller may search, with its proof as the ledger confirms it.
     private func scoped(_ query: ItemQuery) throws(KeychainError) -> ItemQuery {
         var scoped = query
         scoped.accessGroups = try entitlements.searchGroups(query.accessGroups)
+        scoped.authentication = vetted(query.authentication)
         return scoped
+    }
+
+    private func vetted(_ proof: AuthenticationProof?) -> AuthenticationProof? {
+        ledger.vetted(proof, keychainIdentity: keychain.identity)
     }
 
     /// The KDF for a strength: `nil` keeps the recorded parameters or calibrates.

@@ -9,11 +9,15 @@ public enum Request: Sendable {
     case delete(ItemQuery)
     case lock
     case unlock(SecureBytes?)
-    case verifyPasscode(SecureBytes)
+    case verifyPasscode(SecureBytes, AuthenticationSessionID?)
     case setPasscode(SecureBytes?, current: SecureBytes?, PasscodeStrength)
     case status
     case exportBackup(passphrase: SecureBytes, PasscodeStrength)
     case importBackup(Data, passphrase: SecureBytes)
+    case promptForPasscode(PasscodePrompt)
+    case biometryStatus
+    case scanBiometry(reason: String, AuthenticationSessionID)
+    case endAuthenticationSession(AuthenticationSessionID)
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -36,9 +40,10 @@ public enum Request: Sendable {
         case .unlock(let passcode):
             writer.byte(6)
             writer.optional(passcode) { $0.secret($1) }
-        case .verifyPasscode(let passcode):
+        case .verifyPasscode(let passcode, let session):
             writer.byte(7)
             writer.secret(passcode)
+            writer.optional(session) { $0.session($1) }
         case .setPasscode(let new, let current, let strength):
             writer.byte(8)
             writer.optional(new) { $0.secret($1) }
@@ -54,6 +59,18 @@ public enum Request: Sendable {
             writer.byte(11)
             writer.lengthPrefixed(archive)
             writer.secret(passphrase)
+        case .promptForPasscode(let prompt):
+            writer.byte(20)
+            writer.prompt(prompt)
+        case .biometryStatus:
+            writer.byte(21)
+        case .scanBiometry(let reason, let session):
+            writer.byte(22)
+            writer.string(reason)
+            writer.session(session)
+        case .endAuthenticationSession(let session):
+            writer.byte(23)
+            writer.session(session)
         }
     }
 
@@ -69,13 +86,19 @@ public enum Request: Sendable {
         case 4: self = .delete(try reader.query())
         case 5: self = .lock
         case 6: self = .unlock(try reader.optional(secret))
-        case 7: self = .verifyPasscode(try reader.secret())
+        case 7:
+            self = .verifyPasscode(
+                try reader.secret(), try reader.optional { (reader) throws(KeychainError) in try reader.session() })
         case 8:
             self = .setPasscode(
                 try reader.optional(secret), current: try reader.optional(secret), try reader.strength())
         case 9: self = .status
         case 10: self = .exportBackup(passphrase: try reader.secret(), try reader.strength())
         case 11: self = .importBackup(try reader.data(), passphrase: try reader.secret())
+        case 20: self = .promptForPasscode(try reader.prompt())
+        case 21: self = .biometryStatus
+        case 22: self = .scanBiometry(reason: try reader.string(), try reader.session())
+        case 23: self = .endAuthenticationSession(try reader.session())
         default: throw reader.malformed("an unknown request")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the request") }
@@ -95,6 +118,8 @@ public enum Response: Sendable {
     case status(KeychainStatus)
     case backup(Data, BackupSummary)
     case restore(RestoreSummary)
+    case biometry(BiometryStatus)
+    case biometricCheck(Result<Data, AuthenticationFailure>)
 
     /// The response's bytes (which may hold secrets: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -136,6 +161,12 @@ public enum Response: Sendable {
             writer.byte(10)
             writer.uint64(UInt64(max(summary.restored, 0)))
             writer.uint64(UInt64(max(summary.alreadyPresent, 0)))
+        case .biometry(let status):
+            writer.byte(20)
+            writer.biometry(status)
+        case .biometricCheck(let outcome):
+            writer.byte(21)
+            writer.enrolment(outcome)
         }
     }
 
@@ -168,6 +199,8 @@ public enum Response: Sendable {
                     exported: try count(&reader), thisDeviceOnly: try count(&reader),
                     accessControlled: try count(&reader)))
         case 10: self = .restore(RestoreSummary(restored: try count(&reader), alreadyPresent: try count(&reader)))
+        case 20: self = .biometry(try reader.biometry())
+        case 21: self = .biometricCheck(try reader.enrolment())
         default: throw reader.malformed("an unknown response")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the response") }

@@ -71,9 +71,34 @@ public final class RemoteKeychainService: KeychainService {
         try expectDone(.unlock(passcode))
     }
 
-    public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data {
-        guard case .identity(let identity) = try call(.verifyPasscode(passcode)) else { throw unexpected() }
+    public func verifyPasscode(_ passcode: SecureBytes, session: AuthenticationSessionID?) throws(KeychainError)
+        -> Data
+    {
+        guard case .identity(let identity) = try call(.verifyPasscode(passcode, session)) else { throw unexpected() }
         return identity
+    }
+
+    public func promptForPasscode(_ prompt: PasscodePrompt) throws(KeychainError) -> Data {
+        guard case .identity(let identity) = try call(.promptForPasscode(prompt)) else { throw unexpected() }
+        return identity
+    }
+
+    public func biometryStatus() throws(KeychainError) -> BiometryStatus {
+        guard case .biometry(let status) = try call(.biometryStatus) else { throw unexpected() }
+        return status
+    }
+
+    public func scanBiometry(reason: String, session: AuthenticationSessionID) throws(KeychainError)
+        -> Result<Data, AuthenticationFailure>
+    {
+        guard case .biometricCheck(let outcome) = try call(.scanBiometry(reason: reason, session)) else {
+            throw unexpected()
+        }
+        return outcome
+    }
+
+    public func endAuthenticationSession(_ session: AuthenticationSessionID) throws(KeychainError) {
+        try expectDone(.endAuthenticationSession(session))
     }
 
     public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)

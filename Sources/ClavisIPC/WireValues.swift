@@ -17,6 +17,7 @@ extension ByteWriter {
             writer.optional(proof.passcodeKeychain) { $0.lengthPrefixed($1) }
             writer.optional(proof.biometryEnrolment) { $0.lengthPrefixed($1) }
             writer.optional(proof.applicationPassword) { $0.secret($1) }
+            writer.optional(proof.session) { $0.uint64($1.rawValue) }
         }
     }
 
@@ -91,6 +92,7 @@ extension ByteWriter {
         string(value.applicationIdentifier)
         uint32(UInt32(value.accessGroups.count))
         for group in value.accessGroups { string(group) }
+        bool(value.hasTrustedPrompt)
     }
 }
 
@@ -110,9 +112,12 @@ extension ByteReader {
             let keychain = try reader.optional { (reader) throws(KeychainError) in try reader.data() }
             let enrolment = try reader.optional { (reader) throws(KeychainError) in try reader.data() }
             let password = try reader.optional { (reader) throws(KeychainError) in try reader.secret() }
+            let session = try reader.optional { (reader) throws(KeychainError) in
+                AuthenticationSessionID(rawValue: try reader.uint64())
+            }
             return AuthenticationProof(
                 passcode: passcode, biometryEnrolment: enrolment, passcodeKeychain: keychain,
-                applicationPassword: password)
+                applicationPassword: password, session: session)
         }
     }
 
@@ -200,6 +205,7 @@ extension ByteReader {
         for _ in 0..<count { groups.append(try string()) }
         return KeychainStatus(
             location: location, reason: reason, lockState: lockState, hasPasscode: hasPasscode,
-            passcodeLockout: lockout, applicationIdentifier: identifier, accessGroups: groups)
+            passcodeLockout: lockout, applicationIdentifier: identifier, accessGroups: groups,
+            hasTrustedPrompt: try bool())
     }
 }

@@ -22,9 +22,19 @@ public struct DaemonSettings: Sendable {
     public var registryFolder: String
     /// Lock a keychain after it went unused this long (`--auto-lock MINUTES`); never when `nil`.
     public var autoLock: Duration?
+    /// The scripted biometric sensor's file (`--biometry-script PATH`), for tests and developers; fprintd when `nil`.
+    /// A client's own `CLAVIS_BIOMETRY_SCRIPT` never counts.
+    public var biometryScript: String?
+    /// The `pinentry` program that asks for passcodes itself (`--pinentry PROGRAM`); clients ask when `nil`.
+    public var pinentry: String?
 
     /// Creates settings.
-    public init(mode: Mode, socketPath: String, state: String, registryFolder: String, autoLock: Duration? = nil) {
+    public init(
+        mode: Mode, socketPath: String, state: String, registryFolder: String, autoLock: Duration? = nil,
+        biometryScript: String? = nil, pinentry: String? = nil
+    ) {
+        self.biometryScript = biometryScript
+        self.pinentry = pinentry
         self.mode = mode
         self.socketPath = socketPath
         self.state = state

@@ -1,4 +1,5 @@
 internal import CUnixSocket
+import ClavisAuthentication
 public import ClavisCore
 import ClavisEmbedded
 import ClavisIPC
@@ -118,7 +119,6 @@ public final class KeychainDaemon: Sendable {
         } catch {
             service = .failure(error)
         }
-        var authentication = ConnectionAuthentication()
         while true {
             let received: Frame?
             do {
@@ -141,11 +141,8 @@ public final class KeychainDaemon: Sendable {
             var response: Response
             switch service {
             case .success(let service):
-                let now = ContinuousClock.now
-                let vetted = authentication.vetted(request, keychainIdentity: service.keychain.identity, at: now)
-                response = RequestHandler.answer(vetted, with: service)
-                if case .failure = response {} else { authentication.noteSuccess(of: request, at: now) }
-                idleLock?.noteActivity(on: service.keychain.home, at: now)
+                response = RequestHandler.answer(request, with: service)
+                idleLock?.noteActivity(on: service.keychain.home, at: .now)
             case .failure(let error): response = .failure(error)
             }
             var writer = ByteWriter()
@@ -212,6 +209,23 @@ public final class KeychainDaemon: Sendable {
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid), mapsDatabase: false)
         return EmbeddedKeychainService(
-            keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)")
+            keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",
+            authenticators: authenticators(for: peer))
+    }
+
+    /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked
+    /// about the peer's user; `pinentry` when configured.
+    private func authenticators(for peer: PeerProcess) -> ServiceAuthenticators {
+        let sensor: any BiometricSensor
+        if let script = settings.biometryScript {
+            sensor = ScriptedSensor(path: script)
+        } else if let name = getpwuid(peer.uid)?.pointee.pw_name,
+            let fprintd = FprintdSensor(user: String(cString: name))
+        {
+            sensor = fprintd
+        } else {
+            sensor = AbsentSensor()
+        }
+        return ServiceAuthenticators(sensor: sensor, trustedPrompt: settings.pinentry.flatMap(PinentryPrompt.init))
     }
 }

@@ -17,8 +17,17 @@ enum RequestHandler {
             case .unlock(let passcode):
                 try service.unlock(passcode: passcode)
                 return .done
-            case .verifyPasscode(let passcode):
-                return .identity(try service.verifyPasscode(passcode))
+            case .verifyPasscode(let passcode, let session):
+                return .identity(try service.verifyPasscode(passcode, session: session))
+            case .promptForPasscode(let prompt):
+                return .identity(try service.promptForPasscode(prompt))
+            case .biometryStatus:
+                return .biometry(try service.biometryStatus())
+            case .scanBiometry(let reason, let session):
+                return .biometricCheck(try service.scanBiometry(reason: reason, session: session))
+            case .endAuthenticationSession(let session):
+                try service.endAuthenticationSession(session)
+                return .done
             case .setPasscode(let new, let current, let strength):
                 try service.setPasscode(new, current: current, strength: strength)
                 return .done

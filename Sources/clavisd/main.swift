@@ -14,12 +14,17 @@ import ClavisServer
 
 let usage = """
     Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR] [--auto-lock MINUTES]
+                   [--biometry-script PATH] [--pinentry PROGRAM]
         --system   one daemon for every local user, as a dedicated user: keychains in /var/lib/clavis/<uid>,
                    socket /run/clavis/clavisd.sock, apps in /etc/clavis/apps.d (needs CAP_SYS_PTRACE to identify
                    hardened clients)
         --user     one daemon for this user: the user's keychain ($XDG_DATA_HOME/clavis), socket
                    $XDG_RUNTIME_DIR/clavis/clavisd.sock, apps in $XDG_CONFIG_HOME/clavis/apps.d
         --auto-lock MINUTES   lock a keychain nobody used for that long (its WhenUnlocked items close)
+        --biometry-script PATH   the scripted biometric sensor (tests, developers); fprintd otherwise. A client's
+                   own CLAVIS_BIOMETRY_SCRIPT never counts
+        --pinentry PROGRAM   ask for passcodes with this pinentry program (the client's GPG_TTY, TERM, DISPLAY and
+                   locale are passed to it), so that clients never see them
     With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
     """
 
@@ -51,7 +56,7 @@ while let argument = arguments.first {
     switch argument {
     case "--system": mode = .system
     case "--user": mode = .user
-    case "--socket", "--state", "--registry", "--auto-lock":
+    case "--socket", "--state", "--registry", "--auto-lock", "--biometry-script", "--pinentry":
         guard let value = arguments.first else { fail("\(argument) needs a value\n\(usage)", status: 2) }
         arguments.removeFirst()
         options[argument] = value
@@ -84,7 +89,7 @@ case .system:
     settings = DaemonSettings(
         mode: .system, socketPath: options["--socket"] ?? "/run/clavis/clavisd.sock",
         state: options["--state"] ?? "/var/lib/clavis", registryFolder: options["--registry"] ?? "/etc/clavis/apps.d",
-        autoLock: autoLock)
+        autoLock: autoLock, biometryScript: options["--biometry-script"], pinentry: options["--pinentry"])
 case .user:
     let runtime = environment("XDG_RUNTIME_DIR") ?? "/run/user/\(getuid())"
     let data = environment("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
@@ -92,7 +97,8 @@ case .user:
     settings = DaemonSettings(
         mode: .user, socketPath: options["--socket"] ?? runtime + "/clavis/clavisd.sock",
         state: options["--state"] ?? data + "/clavis",
-        registryFolder: options["--registry"] ?? config + "/clavis/apps.d", autoLock: autoLock)
+        registryFolder: options["--registry"] ?? config + "/clavis/apps.d", autoLock: autoLock,
+        biometryScript: options["--biometry-script"], pinentry: options["--pinentry"])
 }
 
 var listening = clavis_systemd_listening_socket()

@@ -1,3 +1,4 @@
+import ClavisCore
 import Foundation
 import Testing
 

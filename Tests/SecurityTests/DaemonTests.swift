@@ -244,9 +244,9 @@ import Testing
         #expect(read.standardOutput == "a\n")
     }
 
-    /// Until authentication moves into the daemon, a client's proof is taken for biometry only: "passcode verified"
-    /// counts when the daemon itself verified the passcode on that connection.
-    @Test func aClaimedPasscodeOpensNothingUntilTheDaemonVerifiedIt() throws {
+    /// A proof counts only as far as the daemon's own record of its session confirms it: a claimed passcode opens
+    /// nothing, a passcode the daemon verified for one session opens for that session only.
+    @Test func aClaimedPasscodeOpensNothingUntilTheDaemonVerifiedItForThatSession() throws {
         let daemon = try TestDaemon(mode: "user")
         daemons.append(daemon)
         let client = try KeychainClient(configuration: ClavisConfiguration.current.with(daemonSocket: daemon.socket))
@@ -259,19 +259,33 @@ import Testing
                     .service: .string("guarded"), .accessible: .string("aku"), .accessControl: .data(policy.encoded),
                 ],
                 secret: SecureBytes(Data("behind the passcode".utf8))))
-        let forged = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string("guarded")], limit: .one, returnsSecret: true,
-            authentication: AuthenticationProof(passcode: true))
+        let session = AuthenticationSessionID.random()
+        func query(_ proof: AuthenticationProof) -> ItemQuery {
+            ItemQuery(
+                itemClass: .genericPassword, attributes: [.service: .string("guarded")], limit: .one,
+                returnsSecret: true, authentication: proof)
+        }
+        let forged = query(AuthenticationProof(passcode: true, session: session))
         guard case .needsAuthentication = try client.service.find(forged) else {
             Issue.record("a claimed passcode opened the item")
             return
         }
-        _ = try client.service.verifyPasscode(SecureBytes(Data("2468".utf8)))
+        _ = try client.service.verifyPasscode(SecureBytes(Data("2468".utf8)), session: session)
         guard case .done(let items) = try client.service.find(forged) else {
             Issue.record("the passcode the daemon verified did not open the item")
             return
         }
         #expect(items.first?.secret == SecureBytes(Data("behind the passcode".utf8)))
+        let otherSession = query(AuthenticationProof(passcode: true, session: .random()))
+        guard case .needsAuthentication = try client.service.find(otherSession) else {
+            Issue.record("a passcode verified for one session opened the item for another")
+            return
+        }
+        try client.service.endAuthenticationSession(session)
+        guard case .needsAuthentication = try client.service.find(forged) else {
+            Issue.record("an ended session still opened the item")
+            return
+        }
     }
 
     @Test func aUserModeDaemonServesItsUserThroughSecurityAndRefusesOthers() throws {

@@ -48,16 +48,23 @@ import Testing
                 "keychain-administrator": name == "a",
             ]
         }
-        let daemon = try TestDaemon(mode: "system", apps: registrations)
+        // The daemon's own sensor counts, not the script a client names: the clients name one that always matches.
+        try TestDaemon.giveToDaemonUser(script)
+        let daemon = try TestDaemon(mode: "system", apps: registrations, options: ["--biometry-script", script])
         defer { daemon.stop() }
+        let clientScript = folder + "/always-matches.json"
+        try Data(#"{"enrolled": ["right-index"], "outcomes": [], "whenEmpty": "match"}"#.utf8)
+            .write(to: URL(fileURLWithPath: clientScript))
         try Self.checkSeeds(appA: appA, appB: appB) { entitlements, arguments, input in
             try runProcess(
                 copies[entitlements] ?? executable, arguments,
                 environment: [
                     "CLAVIS_SOCKET": daemon.socket, "CLAVIS_HOME": folder + "/unused", "CLAVIS_ENTITLEMENTS": "",
-                    "CLAVIS_BIOMETRY_SCRIPT": script, "CLAVIS_ASKPASS": "",
+                    "CLAVIS_BIOMETRY_SCRIPT": clientScript, "CLAVIS_ASKPASS": "",
                 ], input: input)
         }
+        let left = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: script)))
+        #expect((left as? [String: Any])?["outcomes"] as? [String] == [], "the daemon's sensor made both matches")
         #expect(!FileManager.default.fileExists(atPath: folder + "/unused"), "nothing went to an embedded keychain")
     }
 

@@ -16,9 +16,12 @@ final class TestDaemon {
     private let log = Pipe()
 
     /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), in a new
-    /// folder or the one of an earlier daemon (`reusing`), and returns once it listens (it says so on standard
-    /// error before it accepts anything).
-    init(mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil) throws {
+    /// folder or the one of an earlier daemon (`reusing`), with `options` added to its command line (files they
+    /// name must be usable by the daemon's user: `giveToDaemonUser`), and returns once it listens (it says so on
+    /// standard error before it accepts anything).
+    init(
+        mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil, options: [String] = []
+    ) throws {
         folder = try existing ?? makeTemporaryFolder("clavisd")
         chmod(folder, 0o755)
         socket = folder + "/run/clavisd.sock"
@@ -32,7 +35,7 @@ final class TestDaemon {
         }
         let daemon = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent()
             .appendingPathComponent("clavisd").path
-        let arguments = ["--\(mode)", "--socket", socket, "--state", state, "--registry", registry]
+        let arguments = ["--\(mode)", "--socket", socket, "--state", state, "--registry", registry] + options
         if mode == "system" {
             try Self.ensureUser()
             for path in [folder + "/run", state] { try Self.run("/bin/chown", [Self.user, path]) }
@@ -96,6 +99,12 @@ final class TestDaemon {
     struct DaemonFailure: Error, CustomStringConvertible {
         var message: String
         var description: String { message }
+    }
+
+    /// Makes `path` (a scripted sensor's file, which the sensor rewrites) the system-mode daemon's user's.
+    static func giveToDaemonUser(_ path: String) throws {
+        try ensureUser()
+        try run("/bin/chown", [user, path])
     }
 
     /// Creates the daemon's system user once.

@@ -37,11 +37,31 @@ public protocol KeychainService: Sendable {
     /// lockout every client shares.
     func unlock(passcode: SecureBytes?) throws(KeychainError)
 
-    /// Checks the passcode without changing the lock state, and returns the identity of the keychain that checked
-    /// it (bound into the proof, so no other keychain accepts it).
+    /// Checks the passcode without changing the lock state and, when it is right, records it for `session`, whose
+    /// proofs then count the passcode for the reuse window; returns the identity of the keychain that checked it.
+    /// A right passcode also ends a biometric lockout.
     ///
     /// - Throws: `authFailed` for a wrong passcode or during a lockout, `notAvailable` when none is set.
-    func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) -> Data
+    func verifyPasscode(_ passcode: SecureBytes, session: AuthenticationSessionID?) throws(KeychainError) -> Data
+
+    /// Asks for the passcode through the service's own trusted prompt (the daemon's `pinentry`), which the client
+    /// never sees, and checks it for `prompt.purpose`: unlocking, or verifying for a session as `verifyPasscode`.
+    /// Wrong answers count toward the lockout; the prompt's own number of tries is asked at most.
+    ///
+    /// - Throws: `unimplemented` when the service has no trusted prompt (`KeychainStatus.hasTrustedPrompt`),
+    ///   `userCanceled`, `authFailed`, `interactionNotAllowed` when the prompt cannot reach the user.
+    func promptForPasscode(_ prompt: PasscodePrompt) throws(KeychainError) -> Data
+
+    /// What the service's biometric sensor says without a check.
+    func biometryStatus() throws(KeychainError) -> BiometryStatus
+
+    /// One biometric check by the service's sensor; a match is recorded for `session` with its enrolment state.
+    /// The outcome is the enrolment state matched under, or why there was no match.
+    func scanBiometry(reason: String, session: AuthenticationSessionID) throws(KeychainError)
+        -> Result<Data, AuthenticationFailure>
+
+    /// Forgets what `session` proved (`LAContext.invalidate()`).
+    func endAuthenticationSession(_ session: AuthenticationSessionID) throws(KeychainError)
 
     /// Sets, changes or (with `newPasscode` nil) removes the passcode after checking `current`.
     func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, strength: PasscodeStrength)

@@ -24,12 +24,15 @@ public struct KeychainStatus: Sendable, Hashable {
     public var applicationIdentifier: String
     /// The caller's access groups, the default (first) one first.
     public var accessGroups: [String]
+    /// True when the service asks for passcodes through a prompt of its own (`promptForPasscode`).
+    public var hasTrustedPrompt: Bool
 
     /// Creates a status.
     public init(
         location: Location, reason: String, lockState: LockState, hasPasscode: Bool, passcodeLockout: Date?,
-        applicationIdentifier: String, accessGroups: [String]
+        applicationIdentifier: String, accessGroups: [String], hasTrustedPrompt: Bool = false
     ) {
+        self.hasTrustedPrompt = hasTrustedPrompt
         self.location = location
         self.reason = reason
         self.lockState = lockState

@@ -1,5 +1,3 @@
-public import ClavisCore
-
 /// Why an authentication did not succeed, one case per `LAError` code that Clavis's authenticators produce.
 ///
 /// The raw values are Apple's `LAError.Code` values. Never carries a passcode or biometric data.
