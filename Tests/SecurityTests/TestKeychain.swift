@@ -1,5 +1,6 @@
 import Foundation
 import Security
+import Synchronization
 import Testing
 
 /// The test process's keychain: a fresh home in a temporary folder and entitlements naming two groups.
@@ -36,28 +37,53 @@ enum TestKeychain {
         // The scripted biometric sensor and the askpass program of the access-control tests (AccessControlSupport).
         setenv("CLAVIS_BIOMETRY_SCRIPT", folder + "/biometry.json", 1)
         setenv("CLAVIS_ASKPASS", folder + "/askpass", 1)
-        if ProcessInfo.processInfo.environment["CLAVIS_TEST_THROUGH_DAEMON"] == "1" { startDaemon() }
+        if ProcessInfo.processInfo.environment["CLAVIS_TEST_THROUGH_DAEMON"] == "1" { startDaemon(folder: folder) }
         return folder
     }()
 
     /// With `CLAVIS_TEST_THROUGH_DAEMON=1` (Tests/through-daemon.sh), every in-process keychain call goes through a
     /// user-mode clavisd that registers this test executable with the test entitlements, so that the suites written
-    /// against Apple's API run against the daemon as well as the embedded keychain.
+    /// against Apple's API run against the daemon as well as the embedded keychain. The daemon's own sensor is the
+    /// scripted one the access-control tests write (a client's own never counts in daemon mode).
     nonisolated(unsafe) private(set) static var daemon: TestDaemon?
 
-    private static func startDaemon() {
+    /// The daemons serving the other keychain folders tests choose (`withKeychainHome`), by folder.
+    private static let daemonsByHome = Mutex<[String: TestDaemon]>([:])
+
+    private static func startDaemon(folder: String) {
+        let started = try! makeDaemon(options: ["--biometry-script", folder + "/biometry.json"])
+        daemon = started
+        setenv("CLAVIS_SOCKET", started.socket, 1)
+        atexit {
+            TestKeychain.daemon?.stop()
+            TestKeychain.daemonsByHome.withLock { daemons in
+                for daemon in daemons.values { daemon.stop() }
+            }
+        }
+    }
+
+    /// Through the daemon, the socket of a daemon serving the keychain in `path` (started on first use); `nil` when
+    /// the tests run embedded.
+    static func daemonSocket(home path: String) -> String? {
+        guard daemon != nil else { return nil }
+        return daemonsByHome.withLock { daemons in
+            if let known = daemons[path] { return known.socket }
+            let started = try! makeDaemon(options: ["--state", path, "--biometry-script", home + "/biometry.json"])
+            daemons[path] = started
+            return started.socket
+        }
+    }
+
+    private static func makeDaemon(options: [String]) throws -> TestDaemon {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let started = try! TestDaemon(
+        return try TestDaemon(
             mode: "user",
             apps: [
                 "tests.json": [
                     "executable": executable, "application-identifier": applicationIdentifier,
                     "keychain-access-groups": [defaultGroup, sharedGroup],
                 ]
-            ])
-        daemon = started
-        setenv("CLAVIS_SOCKET", started.socket, 1)
-        atexit { TestKeychain.daemon?.stop() }
+            ], options: options)
     }
 
     /// Makes sure the environment is set before a test's first keychain call.
