@@ -50,6 +50,20 @@ int clavis_open_process_executable(int pid) {
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+int clavis_open_process_directory(int pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int clavis_process_executable_identity(int directory, unsigned long long *device, unsigned long long *inode) {
+    struct stat info;
+    if (fstatat(directory, "exe", &info, 0) != 0) return -1;
+    *device = (unsigned long long)info.st_dev;
+    *inode = (unsigned long long)info.st_ino;
+    return 0;
+}
+
 int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode) {
     struct stat info;
     if (fstat(fd, &info) != 0) return -1;

@@ -26,6 +26,14 @@ int clavis_socket_peer_pidfd(int fd);
 /// Opens the executable of process `pid` (`/proc/<pid>/exe`) for reading; the descriptor, or -1 with errno set.
 int clavis_open_process_executable(int pid);
 
+/// Opens process `pid`'s folder in /proc (`O_PATH`): a descriptor bound to that process, through which nothing is
+/// found once it has ended, even when its pid is reused; the descriptor, or -1 with errno set.
+int clavis_open_process_directory(int pid);
+
+/// The device and inode of the executable the process of `directory` (from `clavis_open_process_directory`) runs
+/// now: one system call; 0, or -1 with errno set (ESRCH or ENOENT once the process has ended).
+int clavis_process_executable_identity(int directory, unsigned long long *device, unsigned long long *inode);
+
 /// The device and inode of the file open as `fd`; 0, or -1 with errno set.
 int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode);
 
