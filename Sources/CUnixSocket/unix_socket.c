@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -47,6 +48,20 @@ int clavis_open_process_executable(int pid) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/exe", pid);
     return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int clavis_open_process_directory(int pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d", pid);
+    return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int clavis_process_executable_identity(int directory, unsigned long long *device, unsigned long long *inode) {
+    struct stat info;
+    if (fstatat(directory, "exe", &info, 0) != 0) return -1;
+    *device = (unsigned long long)info.st_dev;
+    *inode = (unsigned long long)info.st_ino;
+    return 0;
 }
 
 int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode) {
@@ -111,16 +126,29 @@ int clavis_socket_accept(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 }
 
-int clavis_socket_send_all(int fd, const void *buffer, size_t length) {
-    const char *next = buffer;
-    while (length > 0) {
-        ssize_t sent = send(fd, next, length, MSG_NOSIGNAL);
+int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length) {
+    struct iovec parts[2] = {
+        {.iov_base = (void *)head, .iov_len = head_length},
+        {.iov_base = (void *)body, .iov_len = body_length},
+    };
+    struct iovec *next = parts;
+    int count = 2;
+    while (count > 0) {
+        struct msghdr message = {.msg_iov = next, .msg_iovlen = (size_t)count};
+        ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
         if (sent < 0) {
             if (errno == EINTR) continue;
             return -1;
         }
-        next += sent;
-        length -= (size_t)sent;
+        while (count > 0 && (size_t)sent >= next->iov_len) {
+            sent -= (ssize_t)next->iov_len;
+            next++;
+            count--;
+        }
+        if (count > 0) {
+            next->iov_base = (char *)next->iov_base + sent;
+            next->iov_len -= (size_t)sent;
+        }
     }
     return 0;
 }
@@ -143,6 +171,13 @@ int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
         wanted -= (size_t)got;
     }
     return 0;
+}
+
+long clavis_socket_receive_some(int fd, void *buffer, size_t length) {
+    while (1) {
+        ssize_t got = recv(fd, buffer, length, 0);
+        if (got >= 0 || errno != EINTR) return (long)got;
+    }
 }
 
 int clavis_socket_peer(int fd, int *pid, unsigned int *uid, unsigned int *gid) {

@@ -43,12 +43,16 @@ public final class SocketConnection {
     ///
     /// - Throws: `io` when the peer is gone.
     public func send(_ frame: Frame) throws(KeychainError) {
-        // Header and body in one write: one system call, and the peer's read finds the whole frame at once.
-        var message = ByteWriter()
-        frame.writeHeader(to: &message)
-        message.raw(frame.body)
-        defer { message.wipe() }
-        let sent = message.bytes.withUnsafeBytes { clavis_socket_send_all(descriptor, $0.baseAddress, $0.count) } == 0
+        // Header and body in one system call (the peer's read finds the whole frame at once), without copying the
+        // body behind the header.
+        var header = ByteWriter()
+        frame.writeHeader(to: &header)
+        let sent =
+            header.bytes.withUnsafeBytes { head in
+                frame.body.withUnsafeBytes { body in
+                    clavis_socket_send_two(descriptor, head.baseAddress, head.count, body.baseAddress, body.count)
+                }
+            } == 0
         guard sent else {
             throw KeychainError(.io, "the keychain connection is closed: \(String(cString: clavis_last_error_text()))")
         }
@@ -59,29 +63,63 @@ public final class SocketConnection {
     /// - Throws: `io` when the connection breaks mid-frame; `decode` for a frame that is not Clavis's or is
     ///   larger than `Frame.maximumBodySize`.
     public func receive() throws(KeychainError) -> Frame? {
-        var header = [UInt8](repeating: 0, count: Frame.headerSize)
-        switch header.withUnsafeMutableBytes({ clavis_socket_receive_all(descriptor, $0.baseAddress, $0.count) }) {
-        case 1: return nil
-        case 0: break
-        default: throw KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
+        // One receive usually brings the header and the whole body of a small frame: one system call per frame.
+        while readAhead.count < Frame.headerSize {
+            guard try fillReadAhead() else {
+                if readAhead.isEmpty { return nil }
+                throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+            }
         }
-        let (requestID, length) = try Frame.readHeader(header)
+        let (requestID, length) = try Frame.readHeader(readAhead.take(Frame.headerSize))
         // The body grows as its bytes arrive, a megabyte at a time: a header alone (saying 64 MiB and sending
         // nothing) costs the receiver nothing.
         var body: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: min(length, 1 << 20))
-        defer { Frame.wipe(&chunk) }
+        body.reserveCapacity(min(length, max(readAhead.count, ReadAhead.capacity)))
         while body.count < length {
-            let count = min(length - body.count, chunk.count)
-            let received = chunk.withUnsafeMutableBytes { clavis_socket_receive_all(descriptor, $0.baseAddress, count) }
-            guard received == 0 else {
-                var partial = Frame(requestID: requestID, body: body)
-                partial.wipe()
-                throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+            if readAhead.isEmpty && length - body.count >= ReadAhead.capacity {
+                guard receiveDirectly(into: &body, count: min(length - body.count, 1 << 20)) else {
+                    Frame.wipe(&body)
+                    throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+                }
+                continue
             }
-            body += chunk[..<count]
+            if readAhead.isEmpty {
+                let received: Bool
+                do { received = try fillReadAhead() } catch {
+                    Frame.wipe(&body)
+                    throw error
+                }
+                guard received else {
+                    Frame.wipe(&body)
+                    throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+                }
+            }
+            readAhead.move(upTo: length - body.count, to: &body)
         }
         return Frame(requestID: requestID, body: body)
+    }
+
+    /// Bytes received ahead of the frame being read (the rest of a frame whose header came with them); zeroed
+    /// once read and when the connection ends.
+    private var readAhead = ReadAhead()
+
+    /// One receive into the read-ahead buffer; false at the end of the stream.
+    private func fillReadAhead() throws(KeychainError) -> Bool {
+        let received = readAhead.fill { clavis_socket_receive_some(descriptor, $0, $1) }
+        guard received >= 0 else {
+            throw KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
+        }
+        return received > 0
+    }
+
+    /// Receives `count` bytes straight onto the end of `body` (a large body, past the read-ahead buffer).
+    private func receiveDirectly(into body: inout [UInt8], count: Int) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: count)
+        defer { Frame.wipe(&chunk) }
+        guard chunk.withUnsafeMutableBytes({ clavis_socket_receive_all(descriptor, $0.baseAddress, count) }) == 0
+        else { return false }
+        body += chunk
+        return true
     }
 }
 

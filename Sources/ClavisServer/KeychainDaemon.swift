@@ -114,8 +114,11 @@ public final class KeychainDaemon: Sendable {
     /// Answers one connection's requests until it closes or sends something malformed.
     func serve(_ connection: SocketConnection) {
         let service: Result<EmbeddedKeychainService, KeychainError>
+        var peer: PeerProcess?
         do throws(KeychainError) {
-            service = .success(try self.service(for: try PeerProcess.identify(descriptor: connection.descriptor)))
+            let identified = try PeerProcess.identify(descriptor: connection.descriptor)
+            peer = identified
+            service = .success(try self.service(for: identified))
         } catch {
             service = .failure(error)
         }
@@ -127,6 +130,12 @@ public final class KeychainDaemon: Sendable {
                 return
             }
             guard var frame = received else { return }
+            // A peer that exec'd another program since it was identified is not answered as the first one: the
+            // connection ends, and the new program connects (and is identified) anew.
+            if let peer, !peer.stillRunsTheIdentifiedProgram() {
+                frame.wipe()
+                return
+            }
             let request: Request
             do {
                 // The reader shares the frame's storage: it ends here, so that the wipe below zeroes the bytes the

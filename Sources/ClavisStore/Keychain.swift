@@ -12,6 +12,10 @@ import Synchronization
 public final class Keychain: Sendable {
     /// The folder holding this keychain's files.
     public let home: KeychainHome
+    /// A stable identity of this keychain (not secret), which binds passcode proofs to the keychain that checked them.
+    /// It depends only on the keybag's salt, which never changes once the keychain exists: kept from the opening, so
+    /// that reading it (the daemon does, on every request) waits for no other thread's call.
+    public let identity: Data
     private let engine: Mutex<KeychainEngine>
 
     /// Opens the keychain in `home`, creating it (and its device key file) on first use.
@@ -33,8 +37,10 @@ public final class Keychain: Sendable {
     {
         self.home = home
         do {
-            engine = Mutex(
-                try KeychainEngine(home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase))
+            let opened = try KeychainEngine(
+                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase)
+            identity = opened.keybag.identity
+            engine = Mutex(opened)
         } catch {
             throw KeychainError(converting: error)
         }
@@ -42,9 +48,6 @@ public final class Keychain: Sendable {
 
     /// The lock state as this process sees it.
     public var lockState: LockState { engine.withLock { $0.lockState } }
-
-    /// A stable identity of this keychain (not secret), which binds passcode proofs to the keychain that checked them.
-    public var identity: Data { engine.withLock { $0.keybag.identity } }
 
     /// True while the keychain has a passcode.
     public var hasPasscode: Bool { engine.withLock { $0.keybag.hasPasscode } }

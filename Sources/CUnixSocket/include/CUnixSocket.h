@@ -26,6 +26,14 @@ int clavis_socket_peer_pidfd(int fd);
 /// Opens the executable of process `pid` (`/proc/<pid>/exe`) for reading; the descriptor, or -1 with errno set.
 int clavis_open_process_executable(int pid);
 
+/// Opens process `pid`'s folder in /proc (`O_PATH`): a descriptor bound to that process, through which nothing is
+/// found once it has ended, even when its pid is reused; the descriptor, or -1 with errno set.
+int clavis_open_process_directory(int pid);
+
+/// The device and inode of the executable the process of `directory` (from `clavis_open_process_directory`) runs
+/// now: one system call; 0, or -1 with errno set (ESRCH or ENOENT once the process has ended).
+int clavis_process_executable_identity(int directory, unsigned long long *device, unsigned long long *inode);
+
 /// The device and inode of the file open as `fd`; 0, or -1 with errno set.
 int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode);
 
@@ -39,12 +47,17 @@ int clavis_socket_listen(const char *path, unsigned int mode);
 /// Accepts a connection (close-on-exec); the descriptor, or -1 with errno set.
 int clavis_socket_accept(int fd);
 
-/// Writes all of `buffer` without raising SIGPIPE; 0, or -1 with errno set.
-int clavis_socket_send_all(int fd, const void *buffer, size_t length);
+/// Writes all of `head`, then all of `body`, in one system call when the socket takes them at once, without
+/// raising SIGPIPE; 0, or -1 with errno set.
+int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length);
 
 /// Reads exactly `length` bytes; 0, 1 at a clean end of stream before the first byte, or -1 with errno set
 /// (ECONNRESET for an end of stream in the middle).
 int clavis_socket_receive_all(int fd, void *buffer, size_t length);
+
+/// Reads what has arrived, at most `length` bytes, waiting for at least one; the count, 0 at the end of the stream,
+/// or -1 with errno set.
+long clavis_socket_receive_some(int fd, void *buffer, size_t length);
 
 /// The peer's process, user and group at connect time (SO_PEERCRED); 0, or -1 with errno set.
 int clavis_socket_peer(int fd, int *pid, unsigned int *uid, unsigned int *gid);
