@@ -159,11 +159,7 @@ public final class AuthenticationSession: Sendable {
     /// evaluations fail with `invalidContext`.
     public func invalidate() {
         let proved = state.withLock { state in
-            defer { state.invalidated = true }
-            return !state.invalidated && (state.passcodeAt != nil || state.biometryAt != nil)
-        }
-        if proved { authenticators.endSession?(id) }
-        state.withLock { state in
+            let proved = !state.invalidated && (state.passcodeAt != nil || state.biometryAt != nil)
             state.invalidated = true
             state.passcodeAt = nil
             state.biometryAt = nil
@@ -171,7 +167,9 @@ public final class AuthenticationSession: Sendable {
             state.applicationPassword = nil
             state.typedApplicationPassword = nil
             state.typedApplicationPasswordAt = nil
+            return proved
         }
+        if proved { authenticators.endSession?(id) }
     }
 
     /// Tells whether `policy` could be evaluated now, without asking the user.

@@ -31,21 +31,6 @@ public struct Authenticators: Sendable {
         self.endSession = endSession
     }
 
-    /// The standard authenticators for a configuration's settings.
-    ///
-    /// - Sensor: the scripted sensor when `biometryScript` names a file; else fprintd when its clients are
-    ///   installed; else none.
-    /// - Passcode: the askpass program when one is named; else the controlling terminal; else none (evaluations
-    ///   needing a passcode fail with `notInteractive`).
-    public static func standard(
-        askpassProgram: String?, biometryScript: String?,
-        verifier: @escaping @Sendable () throws(KeychainError) -> any PasscodeVerifier
-    ) -> Authenticators {
-        Authenticators(
-            sensor: sensor(biometryScript: biometryScript),
-            passcode: PasscodeAuthenticator(reader: passcodeReader(askpassProgram: askpassProgram)), verifier: verifier)
-    }
-
     /// Where to ask for the passcode: the askpass program when one is named, else the controlling terminal, else
     /// nowhere.
     public static func passcodeReader(askpassProgram: String?) -> (any PasscodeReader)? {
