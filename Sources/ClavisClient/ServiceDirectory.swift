@@ -16,8 +16,8 @@ import Synchronization
 /// the embedded keychain in the configured folder, for the caller its entitlements describe.
 ///
 /// The daemon's service is kept per socket (one connection per process). For the embedded service, entitlements
-/// are read once per file, and the record of what each authentication session proved is kept per keychain folder,
-/// entitlements file and sensor (it lives as long as the process; the service itself is made per call, so that the keychain closes at exit); the keychain is opened
+/// are read once per file, and the sensor and the record of what each authentication session proved are kept per
+/// keychain folder, entitlements file and sensor script (it lives as long as the process; the service itself is made per call, so that the keychain closes at exit); the keychain is opened
 /// once per folder and kept until the process exits (`OpenKeychains`). A
 /// failure (an unreadable folder or entitlements file) is not kept, so a later call tries again.
 public enum ServiceDirectory {
@@ -54,17 +54,25 @@ public enum ServiceDirectory {
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
-        let ledger = ledgers.withLock { ledgers in
-            if let known = ledgers[key] { return known }
-            let made = AuthenticationLedger()
-            ledgers[key] = made
+        let caller = callers.withLock { callers in
+            if let known = callers[key] { return known }
+            // Finding the sensor searches PATH for fprintd's clients: once per caller, never per call.
+            let made = EmbeddedCaller(
+                authenticators: ServiceAuthenticators(
+                    sensor: Authenticators.sensor(biometryScript: configuration.biometryScript)),
+                ledger: AuthenticationLedger())
+            callers[key] = made
             return made
         }
         return EmbeddedKeychainService(
-            keychain: keychain, entitlements: entitlements, reason: reason,
-            authenticators: ServiceAuthenticators(
-                sensor: Authenticators.sensor(biometryScript: configuration.biometryScript)),
-            ledger: ledger)
+            keychain: keychain, entitlements: entitlements, reason: reason, authenticators: caller.authenticators,
+            ledger: caller.ledger)
+    }
+
+    /// What the embedded services of one caller share: the sensor, and the record of what sessions proved.
+    private struct EmbeddedCaller: Sendable {
+        let authenticators: ServiceAuthenticators
+        let ledger: AuthenticationLedger
     }
 
     /// What makes two embedded services' callers the same.
@@ -105,6 +113,6 @@ public enum ServiceDirectory {
     }
 
     private static let loaded = Mutex<[String?: Entitlements]>([:])
-    private static let ledgers = Mutex<[EmbeddedKey: AuthenticationLedger]>([:])
+    private static let callers = Mutex<[EmbeddedKey: EmbeddedCaller]>([:])
     private static let remotes = Mutex<[String: RemoteKeychainService]>([:])
 }
