@@ -82,7 +82,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisStore", "ClavisCrypto",
-                "ClavisSQLite", "clavis-fuzz",
+                "ClavisSQLite", "ClavisIPC", "clavis-fuzz",
             ],
             exclude: ["SeedsPackage"]),
     ]

@@ -39,6 +39,7 @@ public final class EmbeddedKeychainService: KeychainService {
     public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
         var item = item
         item.authentication = vetted(item.authentication)
+        item.attributes = try bindingBiometry(item.attributes)
         let group = item.attributes[.accessGroup]?.stringValue ?? entitlements.defaultGroup
         try entitlements.require(group)
         item.attributes[.accessGroup] = .string(group)
@@ -58,6 +59,8 @@ public final class EmbeddedKeychainService: KeychainService {
             }
             try entitlements.require(name)
         }
+        var changes = changes
+        changes.attributes = try bindingBiometry(changes.attributes)
         return try Self.answer { () throws(KeychainError) in try keychain.update(scoped, with: changes) }
     }
 

@@ -48,12 +48,13 @@ import Testing
                 "keychain-administrator": name == "a",
             ]
         }
-        // The daemon's own sensor counts, not the script a client names: the clients name one that always matches.
+        // The daemon's own sensor counts, not the script a client names: the clients name one that always matches,
+        // with a finger of its own enrolled (a biometryCurrentSet item is bound to the daemon's enrolment, not this).
         try TestDaemon.giveToDaemonUser(script)
         let daemon = try TestDaemon(mode: "system", apps: registrations, options: ["--biometry-script", script])
         defer { daemon.stop() }
         let clientScript = folder + "/always-matches.json"
-        try Data(#"{"enrolled": ["right-index"], "outcomes": [], "whenEmpty": "match"}"#.utf8)
+        try Data(#"{"enrolled": ["a-finger-of-its-own"], "outcomes": [], "whenEmpty": "match"}"#.utf8)
             .write(to: URL(fileURLWithPath: clientScript))
         try Self.checkSeeds(appA: appA, appB: appB) { entitlements, arguments, input in
             try runProcess(

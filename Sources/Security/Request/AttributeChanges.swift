@@ -55,7 +55,8 @@ struct AttributeChanges {
         attributes = try changes.takeAttributes(of: itemClass, droppingDates: true)
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if let accessControl {
-            attributes[.accessControl] = .data(try AccessControlBinding.bound(accessControl, for: itemClass).encoded)
+            try accessControl.validate(for: itemClass)
+            attributes[.accessControl] = .data(accessControl.encoded)
         }
         try itemClass.validate(attributes)
     }

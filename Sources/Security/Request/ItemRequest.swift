@@ -89,9 +89,9 @@ struct ItemRequest {
         attributes = try query.takeAttributes(of: itemClass, droppingDates: operation == .add)
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if operation == .add, let policy = accessControl {
-            let bound = try AccessControlBinding.bound(policy, for: itemClass)
-            accessControl = bound
-            attributes[.accessControl] = .data(bound.encoded)
+            // The keychain service binds a biometryCurrentSet policy to its own sensor's enrolment.
+            try policy.validate(for: itemClass)
+            attributes[.accessControl] = .data(policy.encoded)
         }
         try itemClass.validate(attributes)
     }
