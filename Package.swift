@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CProcessHardening"),
         .target(name: "CUnixSocket"),
         .target(name: "CChildProcess"),
+        .target(name: "CFprintd"),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
@@ -61,7 +62,8 @@ let package = Package(
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
     ]
     package.targets += [
-        .target(name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto", "CChildProcess"]),
+        .target(
+            name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto", "CChildProcess", "CFprintd"]),
         .target(
             name: "ClavisClient",
             dependencies: [

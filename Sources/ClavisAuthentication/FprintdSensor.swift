@@ -1,84 +1,75 @@
+internal import CFprintd
 public import ClavisCore
 import ClavisCrypto
 public import FoundationEssentials
 
-/// A desktop's fingerprint reader through fprintd (`net.reactivated.Fprint` on the system D-Bus).
+/// A desktop's fingerprint reader through fprintd (`net.reactivated.Fprint` on the system D-Bus), spoken to with
+/// libsystemd's sd-bus.
 ///
-/// Clavis talks to fprintd through its own clients, `fprintd-list` and `fprintd-verify`, which speak D-Bus to the
-/// daemon: the enrolled finger names listed for the user are hashed (SHA-256) into the enrolment state, and a
-/// verification is a match when `fprintd-verify` reports `verify-match`. Fingerprint templates stay inside
-/// fprintd. Chosen when both clients are on `PATH` (and `CLAVIS_BIOMETRY_SCRIPT` is not set).
+/// The enrolled finger names fprintd lists for the user, with the reader's object path, are hashed (SHA-256) into
+/// the enrolment state; a verification claims the reader for the user, starts a verification of any enrolled finger
+/// and waits for fprintd's `VerifyStatus` signal. Fingerprint templates stay inside fprintd. The user is the one
+/// whose fingers count: in clavisd, the user of the peer (from the socket's credentials), never a name the client
+/// sends. Chosen when libsystemd can be loaded and `CLAVIS_BIOMETRY_SCRIPT` (or clavisd's `--biometry-script`) is
+/// not set; without fprintd or a reader it reports `.none` and `biometryNotAvailable`.
 public struct FprintdSensor: BiometricSensor {
-    /// `fprintd-list`'s path.
-    let listPath: String
-    /// `fprintd-verify`'s path.
-    let verifyPath: String
     /// The user whose fingers are checked.
     let user: String
+    /// How long a verification waits for a finger.
+    let timeoutSeconds: Int32
 
-    /// The sensor, when fprintd's clients are installed.
-    public init?(user: String) {
-        guard let list = ChildProcess.find("fprintd-list"), let verify = ChildProcess.find("fprintd-verify") else {
-            return nil
-        }
-        self.init(listPath: list, verifyPath: verify, user: user)
-    }
-
-    /// The sensor through the fprintd clients at these paths.
-    init(listPath: String, verifyPath: String, user: String) {
-        self.listPath = listPath
-        self.verifyPath = verifyPath
+    /// The sensor for `user`, when libsystemd can be loaded.
+    public init?(user: String, timeoutSeconds: Int32 = 60) {
+        guard clavis_fprintd_loadable() != 0 else { return nil }
         self.user = user
+        self.timeoutSeconds = timeoutSeconds
     }
 
-    /// fprintd serves fingerprint readers.
-    public var kind: BiometryKind { .fingerprint }
+    /// `.fingerprint` when fprintd answers with a reader, `.none` otherwise.
+    public var kind: BiometryKind {
+        let outcome = enrolled().outcome
+        return outcome > 0 || outcome == CLAVIS_FPRINTD_NOT_ENROLLED.rawValue ? .fingerprint : .none
+    }
 
-    /// SHA-256 over the device and the sorted finger names `fprintd-list` shows for the user.
+    /// SHA-256 over the reader's path and the sorted finger names enrolled for the user.
     public func enrolmentState() throws(AuthenticationFailure) -> Data {
-        guard let outcome = ChildProcess.run(listPath, [user]), outcome.status == 0 else {
-            throw .biometryNotAvailable
-        }
-        let lines = String(decoding: outcome.output, as: UTF8.self).split(separator: "\n")
-        guard lines.contains(where: { $0.hasPrefix("Device at") || $0.hasPrefix("Using device") }) else {
-            throw .biometryNotAvailable
-        }
-        // Enrolled fingers are listed as " - #0: right-index-finger".
-        let fingers = lines.compactMap { line -> String? in
-            let trimmed = line.trimmed
-            guard trimmed.hasPrefix("- #"), let colon = trimmed.firstIndex(of: ":") else { return nil }
-            return String(trimmed[trimmed.index(after: colon)...].trimmed)
-        }
-        guard !fingers.isEmpty else { throw .biometryNotEnrolled }
-        let device = lines.first { $0.hasPrefix("Fingerprints for user") }.map(String.init) ?? ""
+        let (outcome, names) = enrolled()
+        guard outcome >= 0, let device = names.first else { throw Self.failure(outcome) }
         var bytes = Array(device.utf8) + [0]
-        for finger in fingers.sorted() { bytes += Array(finger.utf8) + [0] }
+        for finger in names.dropFirst().sorted() { bytes += Array(finger.utf8) + [0] }
         return Data(SHA256.hash(bytes))
     }
 
-    /// Runs `fprintd-verify` for the user: a match, a no-match, or (for anything else) not available.
+    /// One verification: the enrolment state the match was made under, or why there was none.
     public func verify(reason: String) throws(AuthenticationFailure) -> Data {
         let state = try enrolmentState()
-        guard let outcome = ChildProcess.run(verifyPath, [user]) else { throw .biometryNotAvailable }
-        let text = String(decoding: outcome.output, as: UTF8.self)
-        if text.contains("verify-match") { return state }
-        if text.contains("verify-no-match") { throw .authenticationFailed }
-        // Disconnected, claimed by another program, or any error: biometry is not available now, so an evaluation
-        // that allows it falls back to the passcode rather than ending as a cancel.
-        throw .biometryNotAvailable
+        let outcome = clavis_fprintd_verify(user, timeoutSeconds)
+        guard outcome == CLAVIS_FPRINTD_MATCH.rawValue else { throw Self.failure(outcome) }
+        return state
     }
 
     /// fprintd keeps no lockout of its own.
     public func passcodeSucceeded() {}
-}
 
-extension StringProtocol {
-    /// The text without the spaces and tabs around it.
-    fileprivate var trimmed: SubSequence {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
-            return self[endIndex...]
+    /// fprintd's answer to `ListEnrolledFingers`: the outcome, then the reader's path and the finger names.
+    private func enrolled() -> (outcome: Int32, names: [String]) {
+        var buffer = [CChar](repeating: 0, count: 8192)
+        let outcome = clavis_fprintd_enrolled(user, &buffer, buffer.count)
+        guard outcome > 0 else { return (outcome, []) }
+        let names = buffer[0..<Int(outcome)].split(separator: 0).map { name in
+            String(decoding: name.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        return self[first...last]
+        return (outcome, names)
+    }
+
+    /// The failure an fprintd outcome stands for. A disconnected or busy reader, or any error, is "not available",
+    /// so an evaluation that allows the passcode falls back to it rather than ending as a cancel.
+    private static func failure(_ outcome: Int32) -> AuthenticationFailure {
+        switch outcome {
+        case CLAVIS_FPRINTD_NO_MATCH.rawValue: .authenticationFailed
+        case CLAVIS_FPRINTD_NOT_ENROLLED.rawValue: .biometryNotEnrolled
+        case CLAVIS_FPRINTD_TIMED_OUT.rawValue: .userCancel
+        default: .biometryNotAvailable
+        }
     }
 }

@@ -53,9 +53,9 @@ public struct PinentryPrompt: TrustedPasscodePrompt {
         if let error { try command("SETERROR " + Self.escaped(error)) }
         guard child.write(Array("GETPIN\n".utf8)) else { throw unreachable }
         var passcode: [UInt8] = []
-        defer { passcode.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { passcode.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         while var line = child.readLine() {
-            defer { line.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            defer { line.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             if line.starts(with: Array("D ".utf8)) {
                 guard Self.unescape(line.dropFirst(2), into: &passcode) else { throw unreachable }
             } else if line == Array("OK".utf8) || line.starts(with: Array("OK ".utf8)) {

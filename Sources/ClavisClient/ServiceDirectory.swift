@@ -56,7 +56,7 @@ public enum ServiceDirectory {
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
         let caller = callers.withLock { callers in
             if let known = callers[key] { return known }
-            // Finding the sensor searches PATH for fprintd's clients: once per caller, never per call.
+            // The sensor is chosen once per caller, never per call.
             let made = EmbeddedCaller(
                 authenticators: ServiceAuthenticators(
                     sensor: Authenticators.sensor(biometryScript: configuration.biometryScript)),

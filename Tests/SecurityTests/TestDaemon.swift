@@ -17,10 +17,11 @@ final class TestDaemon {
 
     /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), in a new
     /// folder or the one of an earlier daemon (`reusing`), with `options` added to its command line (files they
-    /// name must be usable by the daemon's user: `giveToDaemonUser`), and returns once it listens (it says so on
-    /// standard error before it accepts anything).
+    /// name must be usable by the daemon's user: `giveToDaemonUser`) and `environment` to its environment, and
+    /// returns once it listens (it says so on standard error before it accepts anything).
     init(
-        mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil, options: [String] = []
+        mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil, options: [String] = [],
+        environment: [String: String] = [:]
     ) throws {
         folder = try existing ?? makeTemporaryFolder("clavisd")
         chmod(folder, 0o755)
@@ -50,6 +51,7 @@ final class TestDaemon {
             process.executableURL = URL(fileURLWithPath: daemon)
             process.arguments = arguments
         }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardError = log
         process.standardOutput = FileHandle.nullDevice
         try process.run()
