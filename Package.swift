@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "CUnixSocket"),
         .target(name: "CChildProcess"),
         .target(name: "CFprintd"),
+        .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
@@ -32,7 +33,7 @@ let package = Package(
             name: "ClavisServer",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
-                "ClavisAuthentication",
+                "ClavisAuthentication", "CJournal",
             ]),
         .executableTarget(
             name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"]),

@@ -95,6 +95,14 @@ public struct KeychainClient: Sendable {
         try service.status()
     }
 
+    /// What clavisd recorded of the operations it served that `query` asks for: the caller's own user's (root sees
+    /// every user's), oldest first.
+    ///
+    /// - Throws: `unimplemented` when the keychain is embedded (only the daemon keeps an access log).
+    public func accessLog(_ query: AccessLogQuery = AccessLogQuery()) throws(KeychainError) -> [AccessLogEntry] {
+        try service.accessLog(query)
+    }
+
     /// Locks the keychain.
     public func lock() throws(KeychainError) {
         try service.lock()

@@ -52,6 +52,13 @@ public final class EmbeddedKeychainService: KeychainService {
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
+        try updateNamingItems(query, with: changes).map(\.count)
+    }
+
+    /// `update`, naming the items changed (their persistent references), as clavisd's access log records them.
+    public func updateNamingItems(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError)
+        -> ServiceAnswer<[PersistentReference]>
+    {
         let scoped = try scoped(query)
         if let group = changes.attributes[.accessGroup] {
             guard let name = group.stringValue else {
@@ -61,12 +68,17 @@ public final class EmbeddedKeychainService: KeychainService {
         }
         var changes = changes
         changes.attributes = try bindingBiometry(changes.attributes)
-        return try Self.answer { () throws(KeychainError) in try keychain.update(scoped, with: changes) }
+        return try Self.answer { () throws(KeychainError) in try keychain.updateNamingItems(scoped, with: changes) }
     }
 
     public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
+        try deleteNamingItems(query).map(\.count)
+    }
+
+    /// `delete`, naming the items deleted (their persistent references), as clavisd's access log records them.
+    public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
         let scoped = try scoped(query)
-        return try Self.answer { () throws(KeychainError) in try keychain.delete(scoped) }
+        return try Self.answer { () throws(KeychainError) in try keychain.deleteNamingItems(scoped) }
     }
 
     public func lock() throws(KeychainError) {
@@ -166,6 +178,13 @@ public final class EmbeddedKeychainService: KeychainService {
 
     public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
         try keychain.importBackup(archive, passphrase: passphrase, accessGroups: entitlements.accessGroups)
+    }
+
+    /// Only clavisd keeps an access log: in this process, any program could leave its own calls out of it.
+    public func accessLog(_ query: AccessLogQuery) throws(KeychainError) -> [AccessLogEntry] {
+        throw KeychainError(
+            .unimplemented,
+            "the access log is kept by clavisd, and this keychain is embedded (\(reason)); see clavis status")
     }
 
     /// `query` narrowed to the groups the caller may search, with its proof as the ledger confirms it.

@@ -18,6 +18,7 @@ public enum Request: Sendable {
     case biometryStatus
     case scanBiometry(reason: String, AuthenticationSessionID)
     case endAuthenticationSession(AuthenticationSessionID)
+    case accessLog(AccessLogQuery)
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -71,6 +72,10 @@ public enum Request: Sendable {
         case .endAuthenticationSession(let session):
             writer.byte(23)
             writer.session(session)
+        case .accessLog(let query):
+            writer.byte(24)
+            writer.optional(query.since) { $0.uint64(UInt64(max(0, $1.timeIntervalSince1970 * 1000))) }
+            writer.optional(query.item) { $0.lengthPrefixed($1.bytes) }
         }
     }
 
@@ -99,6 +104,14 @@ public enum Request: Sendable {
         case 21: self = .biometryStatus
         case 22: self = .scanBiometry(reason: try reader.string(), try reader.session())
         case 23: self = .endAuthenticationSession(try reader.session())
+        case 24:
+            let since = try reader.optional { (reader) throws(KeychainError) in
+                Date(timeIntervalSince1970: Double(try reader.uint64()) / 1000)
+            }
+            let item = try reader.optional { (reader) throws(KeychainError) in
+                PersistentReference(bytes: Array(try reader.data()))
+            }
+            self = .accessLog(AccessLogQuery(since: since, item: item))
         default: throw reader.malformed("an unknown request")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the request") }
@@ -120,6 +133,8 @@ public enum Response: Sendable {
     case restore(RestoreSummary)
     case biometry(BiometryStatus)
     case biometricCheck(Result<Data, AuthenticationFailure>)
+    /// Access-log entries, one JSON line each (as the log stores them).
+    case accessLog(Data)
 
     /// The response's bytes (which may hold secrets: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -167,6 +182,9 @@ public enum Response: Sendable {
         case .biometricCheck(let outcome):
             writer.byte(21)
             writer.enrolment(outcome)
+        case .accessLog(let lines):
+            writer.byte(22)
+            writer.lengthPrefixed(lines)
         }
     }
 
@@ -201,6 +219,7 @@ public enum Response: Sendable {
         case 10: self = .restore(RestoreSummary(restored: try count(&reader), alreadyPresent: try count(&reader)))
         case 20: self = .biometry(try reader.biometry())
         case 21: self = .biometricCheck(try reader.enrolment())
+        case 22: self = .accessLog(try reader.data())
         default: throw reader.malformed("an unknown response")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the response") }

@@ -129,6 +129,18 @@ public final class RemoteKeychainService: KeychainService {
         return summary
     }
 
+    public func accessLog(_ query: AccessLogQuery) throws(KeychainError) -> [AccessLogEntry] {
+        guard case .accessLog(let lines) = try call(.accessLog(query)) else { throw unexpected() }
+        var entries: [AccessLogEntry] = []
+        for line in lines.split(separator: UInt8(ascii: "\n")) {
+            guard let entry = AccessLogEntry(jsonLine: line) else {
+                throw KeychainError(.decode, "the keychain daemon sent an access-log line that is not an entry")
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
     // MARK: Calls
 
     private func count(_ response: Response) throws(KeychainError) -> Int? {

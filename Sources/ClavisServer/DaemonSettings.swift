@@ -27,12 +27,15 @@ public struct DaemonSettings: Sendable {
     public var biometryScript: String?
     /// The `pinentry` program that asks for passcodes itself (`--pinentry PROGRAM`); clients ask when `nil`.
     public var pinentry: String?
+    /// The bytes one access-log file may hold before it is rotated (`--access-log-size KIB`); two files are kept.
+    public var accessLogLimit: Int
 
     /// Creates settings.
     public init(
         mode: Mode, socketPath: String, state: String, registryFolder: String, autoLock: Duration? = nil,
-        biometryScript: String? = nil, pinentry: String? = nil
+        biometryScript: String? = nil, pinentry: String? = nil, accessLogLimit: Int = AccessLog.defaultLimit
     ) {
+        self.accessLogLimit = accessLogLimit
         self.biometryScript = biometryScript
         self.pinentry = pinentry
         self.mode = mode

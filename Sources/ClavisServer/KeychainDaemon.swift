@@ -28,6 +28,8 @@ public final class KeychainDaemon: Sendable {
     private let listening: Int32
     private let daemonUID: UInt32
     private let idleLock: IdleLock?
+    /// What every request was and how it was answered.
+    public let accessLog: AccessLog
 
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
     public init(settings: DaemonSettings, listening: Int32) {
@@ -37,6 +39,7 @@ public final class KeychainDaemon: Sendable {
         self.listening = listening
         daemonUID = getuid()
         idleLock = settings.autoLock.map(IdleLock.init(period:))
+        accessLog = AccessLog(folder: settings.state, limit: settings.accessLogLimit)
     }
 
     /// Binds the settings' socket: mode 0666 in system mode (any local user may connect), 0600 in user mode.
@@ -90,6 +93,7 @@ public final class KeychainDaemon: Sendable {
         var gid: UInt32 = 0
         guard clavis_socket_peer(descriptor, &pid, &peerUID, &gid) == 0 else { return }
         let uid = peerUID
+        let peerPID = pid
         let admitted = openConnections.withLock { open in
             guard open[uid, default: 0] < Self.connectionsPerUser else { return false }
             open[uid, default: 0] += 1
@@ -99,7 +103,7 @@ public final class KeychainDaemon: Sendable {
         _ = clavis_socket_receive_timeout(descriptor, Self.idleSeconds)
         let handedOver = SendableConnection(connection)
         let started = DetachedThread.start {
-            self.serve(handedOver.connection)
+            self.serve(handedOver.connection, uid: uid, pid: peerPID)
             self.openConnections.withLock { $0[uid, default: 1] -= 1 }
         }
         if !started { openConnections.withLock { $0[uid, default: 1] -= 1 } }
@@ -111,8 +115,9 @@ public final class KeychainDaemon: Sendable {
         init(_ connection: SocketConnection) { self.connection = connection }
     }
 
-    /// Answers one connection's requests until it closes or sends something malformed.
-    func serve(_ connection: SocketConnection) {
+    /// Answers one connection's requests until it closes or sends something malformed, recording each in the
+    /// access log (`uid` and `pid` are the kernel's credentials of the peer, for a peer that cannot be identified).
+    func serve(_ connection: SocketConnection, uid: UInt32, pid: Int32) {
         let service: Result<EmbeddedKeychainService, KeychainError>
         var peer: PeerProcess?
         do throws(KeychainError) {
@@ -148,12 +153,25 @@ public final class KeychainDaemon: Sendable {
             }
             frame.wipe()
             var response: Response
+            let subject: RequestHandler.Subject
             switch service {
             case .success(let service):
-                response = RequestHandler.answer(request, with: service)
+                (response, subject) = RequestHandler.answer(request, with: service) { query in
+                    accessLog.lines(matching: query, viewer: uid)
+                }
                 idleLock?.noteActivity(on: service.keychain.home, at: .now)
-            case .failure(let error): response = .failure(error)
+            case .failure(let error):
+                response = .failure(error)
+                subject = RequestHandler.subject(of: request, defaultGroup: nil)
             }
+            let (status, outcome) = RequestHandler.outcome(of: response)
+            accessLog.record(
+                AccessLogEntry(
+                    time: Date(), uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
+                    application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
+                    itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
+                    items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
+            )
             var writer = ByteWriter()
             response.encode(to: &writer)
             if writer.bytes.count > Frame.maximumBodySize {

@@ -1,47 +1,137 @@
 import ClavisCore
+import ClavisEmbedded
 import ClavisIPC
+import FoundationEssentials
 
-/// Carries out one request on a keychain service and says what happened as a response.
+/// Carries out one request on a keychain service and says what happened: the response, and what the access log
+/// records of it.
 enum RequestHandler {
-    static func answer(_ request: Request, with service: any KeychainService) -> Response {
+    /// What a request was about, for its access-log entry: never an attribute value or a secret.
+    struct Subject {
+        var operation: String
+        var itemClass: ItemClass?
+        var accessGroups: [String] = []
+        var items: [PersistentReference] = []
+    }
+
+    /// Answers `request` with `service`; `.accessLog` is answered by `accessLog` (the lines the caller may see).
+    static func answer(
+        _ request: Request, with service: EmbeddedKeychainService, accessLog: (AccessLogQuery) -> Data
+    ) -> (Response, Subject) {
+        var subject = Self.subject(of: request, defaultGroup: service.entitlements.defaultGroup)
         do throws(KeychainError) {
             switch request {
-            case .add(let item): return response(try service.add(item)) { .item($0) }
-            case .find(let query): return response(try service.find(query)) { .items($0) }
+            case .add(let item):
+                let answered = response(try service.add(item)) { stored in
+                    subject.items = [stored.persistentReference]
+                    subject.accessGroups = [stored.accessGroup]
+                    return .item(stored)
+                }
+                return (answered, subject)
+            case .find(let query):
+                let answered = response(try service.find(query)) { found in
+                    subject.items = found.map(\.persistentReference)
+                    if query.accessGroups == nil { subject.accessGroups = Self.groups(of: found) }
+                    return .items(found)
+                }
+                return (answered, subject)
             case .update(let query, let changes):
-                return response(try service.update(query, with: changes)) { .count($0) }
-            case .delete(let query): return response(try service.delete(query)) { .count($0) }
+                let answered = response(try service.updateNamingItems(query, with: changes)) { changed in
+                    subject.items = changed
+                    return .count(changed.count)
+                }
+                return (answered, subject)
+            case .delete(let query):
+                let answered = response(try service.deleteNamingItems(query)) { deleted in
+                    subject.items = deleted
+                    return .count(deleted.count)
+                }
+                return (answered, subject)
             case .lock:
                 try service.lock()
-                return .done
+                return (.done, subject)
             case .unlock(let passcode):
                 try service.unlock(passcode: passcode)
-                return .done
+                return (.done, subject)
             case .verifyPasscode(let passcode, let session):
-                return .identity(try service.verifyPasscode(passcode, session: session))
+                return (.identity(try service.verifyPasscode(passcode, session: session)), subject)
             case .promptForPasscode(let prompt):
-                return .identity(try service.promptForPasscode(prompt))
+                return (.identity(try service.promptForPasscode(prompt)), subject)
             case .biometryStatus:
-                return .biometry(try service.biometryStatus())
+                return (.biometry(try service.biometryStatus()), subject)
             case .scanBiometry(let reason, let session):
-                return .biometricCheck(try service.scanBiometry(reason: reason, session: session))
+                return (.biometricCheck(try service.scanBiometry(reason: reason, session: session)), subject)
             case .endAuthenticationSession(let session):
                 try service.endAuthenticationSession(session)
-                return .done
+                return (.done, subject)
             case .setPasscode(let new, let current, let strength):
                 try service.setPasscode(new, current: current, strength: strength)
-                return .done
+                return (.done, subject)
             case .status:
-                return .status(try service.status())
+                return (.status(try service.status()), subject)
             case .exportBackup(let passphrase, let strength):
                 let (archive, summary) = try service.exportBackup(passphrase: passphrase, strength: strength)
-                return .backup(archive, summary)
+                return (.backup(archive, summary), subject)
             case .importBackup(let archive, let passphrase):
-                return .restore(try service.importBackup(archive, passphrase: passphrase))
+                return (.restore(try service.importBackup(archive, passphrase: passphrase)), subject)
+            case .accessLog(let query):
+                return (.accessLog(accessLog(query)), subject)
             }
         } catch {
-            return .failure(error)
+            return (.failure(error), subject)
         }
+    }
+
+    /// What the request names before it runs: its operation, class and the groups it asks for.
+    static func subject(of request: Request, defaultGroup: String?) -> Subject {
+        switch request {
+        case .add(let item):
+            Subject(
+                operation: "add", itemClass: item.itemClass,
+                accessGroups: [item.attributes[.accessGroup]?.stringValue ?? defaultGroup].compactMap { $0 })
+        case .find(let query): queried("find", query)
+        case .update(let query, _): queried("update", query)
+        case .delete(let query): queried("delete", query)
+        case .lock: Subject(operation: "lock")
+        case .unlock: Subject(operation: "unlock")
+        case .verifyPasscode: Subject(operation: "verifyPasscode")
+        case .promptForPasscode: Subject(operation: "promptForPasscode")
+        case .biometryStatus: Subject(operation: "biometryStatus")
+        case .scanBiometry: Subject(operation: "scanBiometry")
+        case .endAuthenticationSession: Subject(operation: "endAuthenticationSession")
+        case .setPasscode: Subject(operation: "setPasscode")
+        case .status: Subject(operation: "status")
+        case .exportBackup: Subject(operation: "exportBackup")
+        case .importBackup: Subject(operation: "importBackup")
+        case .accessLog(let query):
+            Subject(operation: "accessLog", items: query.item.map { [$0] } ?? [])
+        }
+    }
+
+    /// The status and outcome an access-log entry records for `response`.
+    static func outcome(of response: Response) -> (status: Int32, outcome: String) {
+        let interactionNotAllowed = KeychainError.Code.interactionNotAllowed.rawValue
+        switch response {
+        case .failure(let error): return (error.osStatus, "failed")
+        case .needsUnlock: return (interactionNotAllowed, "needs unlock")
+        case .needsAuthentication: return (interactionNotAllowed, "needs authentication")
+        case .biometricCheck(.failure(let failure)): return (failure.keychainError.osStatus, "failed")
+        // The client answers errSecItemNotFound when nothing matched, as Apple's keychain does.
+        case .items(let items) where items.isEmpty: return (KeychainError.Code.itemNotFound.rawValue, "not found")
+        case .count(0): return (KeychainError.Code.itemNotFound.rawValue, "not found")
+        default: return (0, "done")
+        }
+    }
+
+    private static func queried(_ operation: String, _ query: ItemQuery) -> Subject {
+        var subject = Subject(operation: operation, itemClass: query.itemClass, accessGroups: query.accessGroups ?? [])
+        if let reference = query.persistentReference { subject.items = [reference] }
+        return subject
+    }
+
+    private static func groups(of items: [Item]) -> [String] {
+        var seen: Set<String> = []
+        return items.map(\.accessGroup).filter { seen.insert($0).inserted }
     }
 
     private static func response<Result>(_ answer: ServiceAnswer<Result>, _ done: (Result) -> Response) -> Response {

@@ -126,11 +126,23 @@ public final class Keychain: Sendable {
 
     /// Applies `changes` to every item matching `query` (one transaction) and returns how many changed.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> Int {
+        try updateNamingItems(query, with: changes).count
+    }
+
+    /// `update`, returning the persistent references of the items changed.
+    public func updateNamingItems(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError)
+        -> [PersistentReference]
+    {
         try perform(writing: true) { try $0.update(query, with: changes) }
     }
 
     /// Deletes every item matching `query` (one transaction) and returns how many were deleted.
     public func delete(_ query: ItemQuery) throws(KeychainError) -> Int {
+        try deleteNamingItems(query).count
+    }
+
+    /// `delete`, returning the persistent references of the items deleted.
+    public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
         try perform(writing: true) { try $0.delete(query) }
     }
 

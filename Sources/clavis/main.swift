@@ -15,7 +15,7 @@ let commands: [CommandDescriptor] = [
     FindPasswordCommand.descriptor(.internet), DeletePasswordCommand.descriptor(.internet),
     DumpKeychainCommand.descriptor, UnlockKeychainCommand.descriptor, LockKeychainCommand.descriptor,
     SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, StatusCommand.descriptor,
-    AppCommand.descriptor, ErrorCommand.descriptor,
+    AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor,
 ]
 
 /// The version `clavis --version` prints.

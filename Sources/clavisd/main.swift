@@ -14,7 +14,7 @@ import ClavisServer
 
 let usage = """
     Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR] [--auto-lock MINUTES]
-                   [--biometry-script PATH] [--pinentry PROGRAM]
+                   [--biometry-script PATH] [--pinentry PROGRAM] [--access-log-size KIB]
         --system   one daemon for every local user, as a dedicated user: keychains in /var/lib/clavis/<uid>,
                    socket /run/clavis/clavisd.sock, apps in /etc/clavis/apps.d (needs CAP_SYS_PTRACE to identify
                    hardened clients)
@@ -25,6 +25,10 @@ let usage = """
                    own CLAVIS_BIOMETRY_SCRIPT never counts
         --pinentry PROGRAM   ask for passcodes with this pinentry program (the client's GPG_TTY, TERM, DISPLAY and
                    locale are passed to it), so that clients never see them
+        --access-log-size KIB   rotate the access log (access.log in the state folder) past this size; two
+                   files are kept (default 8192: 8 MiB each)
+    Every request is recorded there (who, what, which items by reference, the status; never a value or a
+    secret) and copied to the systemd journal when one runs; clavis log shows a user their own entries.
     With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
     """
 
@@ -56,7 +60,7 @@ while let argument = arguments.first {
     switch argument {
     case "--system": mode = .system
     case "--user": mode = .user
-    case "--socket", "--state", "--registry", "--auto-lock", "--biometry-script", "--pinentry":
+    case "--socket", "--state", "--registry", "--auto-lock", "--biometry-script", "--pinentry", "--access-log-size":
         guard let value = arguments.first else { fail("\(argument) needs a value\n\(usage)", status: 2) }
         arguments.removeFirst()
         options[argument] = value
@@ -71,6 +75,13 @@ var autoLock: Duration?
 if let minutes = options["--auto-lock"] {
     guard let count = Int(minutes), count > 0 else { fail("--auto-lock takes a number of minutes", status: 2) }
     autoLock = .seconds(count * 60)
+}
+var accessLogLimit = AccessLog.defaultLimit
+if let size = options["--access-log-size"] {
+    guard let kibibytes = Int(size), kibibytes >= 4, kibibytes <= 1 << 30 else {
+        fail("--access-log-size takes a number of KiB (4 at least)", status: 2)
+    }
+    accessLogLimit = kibibytes * 1024
 }
 
 _ = clavis_disable_core_dumps()
@@ -89,7 +100,8 @@ case .system:
     settings = DaemonSettings(
         mode: .system, socketPath: options["--socket"] ?? "/run/clavis/clavisd.sock",
         state: options["--state"] ?? "/var/lib/clavis", registryFolder: options["--registry"] ?? "/etc/clavis/apps.d",
-        autoLock: autoLock, biometryScript: options["--biometry-script"], pinentry: options["--pinentry"])
+        autoLock: autoLock, biometryScript: options["--biometry-script"], pinentry: options["--pinentry"],
+        accessLogLimit: accessLogLimit)
 case .user:
     let runtime = environment("XDG_RUNTIME_DIR") ?? "/run/user/\(getuid())"
     let data = environment("XDG_DATA_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
@@ -98,7 +110,8 @@ case .user:
         mode: .user, socketPath: options["--socket"] ?? runtime + "/clavis/clavisd.sock",
         state: options["--state"] ?? data + "/clavis",
         registryFolder: options["--registry"] ?? config + "/clavis/apps.d", autoLock: autoLock,
-        biometryScript: options["--biometry-script"], pinentry: options["--pinentry"])
+        biometryScript: options["--biometry-script"], pinentry: options["--pinentry"],
+        accessLogLimit: accessLogLimit)
 }
 
 var listening = clavis_systemd_listening_socket()

@@ -81,7 +81,9 @@ import Testing
             _ = try read(with: changed)
             Issue.record("a match under a new enrolment opened a biometryCurrentSet item")
         } catch {
-            #expect((error as? ClavisCore.KeychainError)?.code == .authFailed, "unreadable for good, as Apple's keychain answers")
+            #expect(
+                (error as? ClavisCore.KeychainError)?.code == .authFailed,
+                "unreadable for good, as Apple's keychain answers")
         }
 
         // Nothing enrolled for the peer's user: not enrolled, and no verification is started.

@@ -13,6 +13,8 @@ final class TestDaemon {
     let state: String
     let registry: String
     private let process = Process()
+    /// The daemon's process id.
+    var pid: Int32 { process.processIdentifier }
     private let log = Pipe()
 
     /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), in a new

@@ -77,4 +77,11 @@ public protocol KeychainService: Sendable {
     /// Restores a backup into the caller's groups; a backup holding another group's item is refused whole
     /// (`missingEntitlement`, naming the groups).
     func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary
+
+    /// The access log's entries that `query` asks for and the caller may see (its own user's; root sees every
+    /// user's), oldest first.
+    ///
+    /// - Throws: `unimplemented` where no access log is kept: the embedded keychain, since only a daemon can record
+    ///   what every program did.
+    func accessLog(_ query: AccessLogQuery) throws(KeychainError) -> [AccessLogEntry]
 }

@@ -12,3 +12,14 @@ public enum ServiceAnswer<Result: Sendable>: Sendable {
     /// whether an application password opens an existing secret or seals a new one.
     case needsAuthentication(AccessControl, KeychainError.ApplicationPasswordUse)
 }
+
+extension ServiceAnswer {
+    /// The same answer with its result transformed.
+    public func map<Other: Sendable>(_ transform: (Result) -> Other) -> ServiceAnswer<Other> {
+        switch self {
+        case .done(let result): .done(transform(result))
+        case .needsUnlock: .needsUnlock
+        case .needsAuthentication(let policy, let use): .needsAuthentication(policy, use)
+        }
+    }
+}

@@ -437,7 +437,7 @@ extension KeychainEngine {
 
     // MARK: Update
 
-    func update(_ query: ItemQuery, with changes: ItemChanges) throws -> Int {
+    func update(_ query: ItemQuery, with changes: ItemChanges) throws -> [PersistentReference] {
         var changedAttributes = try query.itemClass.normalized(changes.attributes)
         changedAttributes[.creationDate] = nil
         changedAttributes[.modificationDate] = nil
@@ -465,26 +465,26 @@ extension KeychainEngine {
                     rowID: rowID, old: old, with: updated,
                     storedSecret: try storedSecret(of: updated, applicationPassword: password))
             }
-            return found.count
+            return found.map { $0.item.persistentReference }
         }
     }
 
     // MARK: Delete
 
-    func delete(_ query: ItemQuery) throws -> Int {
+    func delete(_ query: ItemQuery) throws -> [PersistentReference] {
         try connection.transaction {
             let found: [(rowID: Int64, item: Item)]
             do {
                 found = try matches(for: query, loadingSecrets: false, guard: .delete)
             } catch let error as KeychainError where error.code == .decode && query.persistentReference != nil {
-                return try deleteUnreadable(query)
+                return try deleteUnreadable(query) > 0 ? query.persistentReference.map { [$0] } ?? [] : []
             }
             for (rowID, item) in found {
                 try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
                 try deleteLookups(of: item, rowID: rowID)
                 if item.isSynchronizable { try insertTombstone(for: item) }
             }
-            return found.count
+            return found.map { $0.item.persistentReference }
         }
     }
 

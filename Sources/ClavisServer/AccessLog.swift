@@ -1,0 +1,104 @@
+public import ClavisCore
+public import FoundationEssentials
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// clavisd's access log: one JSON line per operation served (`AccessLogEntry`), in `access.log` in the daemon's state
+/// folder, which only the daemon's user may read, and a copy of each entry in the systemd journal when one runs.
+///
+/// The file is the record `clavis log` answers from, whatever the journal keeps and whoever may read it. It cannot
+/// fill a disk: once `access.log` would pass `limit` bytes it becomes `access.log.1` (replacing the one before) and
+/// a new file starts, so the log holds at most twice `limit`. Entries are appended with one `write` each under a lock,
+/// so lines never interleave; a line torn by a crash is skipped when read.
+public final class AccessLog: Sendable {
+    /// The current file.
+    public let path: String
+    /// The bytes one file may hold before it is rotated.
+    public let limit: Int
+    private let file = Mutex<OpenFile>(OpenFile())
+    private let journal: JournalCopy?
+
+    private struct OpenFile: ~Copyable {
+        var descriptor: Int32 = -1
+        var size = 0
+        /// True once a failed write was reported, so a full disk is said once rather than on every request.
+        var reportedFailure = false
+    }
+
+    /// The default size of one file: 8 MiB, some 30,000 entries.
+    public static let defaultLimit = 8 << 20
+
+    /// A log in `folder` (created 0700 when missing), each file at most `limit` bytes, copied to the journal when
+    /// `journal` is true and a journal runs.
+    public init(folder: String, limit: Int = AccessLog.defaultLimit, journal: Bool = true) {
+        mkdir(folder, 0o700)
+        path = folder + "/access.log"
+        self.limit = max(limit, 4096)
+        self.journal = journal && JournalCopy.isAvailable ? JournalCopy() : nil
+    }
+
+    /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
+    /// fails the request it records.
+    public func record(_ entry: AccessLogEntry) {
+        journal?.send(entry)
+        let line = entry.jsonLine + [UInt8(ascii: "\n")]
+        file.withLock { file in
+            if file.descriptor < 0 || file.size + line.count > limit {
+                if file.descriptor >= 0 {
+                    close(file.descriptor)
+                    file.descriptor = -1
+                    rename(path, path + ".1")
+                }
+                file.descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                var info = stat()
+                file.size = file.descriptor >= 0 && fstat(file.descriptor, &info) == 0 ? Int(info.st_size) : 0
+            }
+            let written = line.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
+            if written == line.count {
+                file.size += line.count
+            } else if !file.reportedFailure {
+                file.reportedFailure = true
+                DaemonLog.report("cannot write the access log \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// The entries `query` asks for that user `viewer` may see (its own; root sees all), oldest first, as the JSON
+    /// lines the log holds.
+    public func lines(matching query: AccessLogQuery, viewer: UInt32) -> Data {
+        // Under the lock, so that no rotation moves a file between the two reads.
+        let contents = file.withLock { _ in Self.contents(of: path + ".1") + Self.contents(of: path) }
+        var matched: [UInt8] = []
+        for line in contents.split(separator: UInt8(ascii: "\n")) {
+            guard let entry = AccessLogEntry(jsonLine: line), viewer == 0 || entry.uid == viewer,
+                query.admits(entry)
+            else { continue }
+            matched += line
+            matched.append(UInt8(ascii: "\n"))
+        }
+        return Data(matched)
+    }
+
+    /// The bytes of the regular file at `path`; none when it is missing or not a regular file.
+    private static func contents(of path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return [] }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// clavisd's access log: every request it serves is recorded with the caller the kernel names, the items by
+/// reference and the status, in its state folder and in the journal, and `clavis log` shows each user their own.
+@Suite(.serialized) final class DaemonAccessLogTests {
+    private var daemons: [TestDaemon] = []
+    private var journal: JournalListener?
+
+    deinit {
+        for daemon in daemons { daemon.stop() }
+        journal?.stop()
+    }
+
+    /// One entry of `clavis --json log`.
+    private struct Entry: Decodable {
+        var executable: String?
+        var application: String?
+        var operation: String
+        var `class`: String?
+        var accessGroups: [String]
+        var items: [String]
+        var status: Int32
+        var uid: UInt32
+    }
+
+    private func entries(_ output: ProcessOutput) throws -> [Entry] {
+        #expect(output.status == 0, "\(output.standardError)")
+        return try JSONDecoder().decode([Entry].self, from: Data(output.standardOutput.utf8))
+    }
+
+    @Test func everyRequestIsRecordedWithItsCallerAndStatusAndNeverAValue() throws {
+        let journal = try JournalListener()
+        self.journal = journal
+        let staging = try TestDaemon(mode: "user")
+        daemons.append(staging)
+        let a = try staging.copyOfClavis(named: "app-a")
+        let b = try staging.copyOfClavis(named: "app-b")
+        let viewer = try staging.copyOfClavis(named: "viewer")
+        staging.kill()
+        let daemon = try TestDaemon(
+            mode: "system",
+            apps: [
+                "a.json": ["executable": a, "application-identifier": "TEAM.a", "keychain-administrator": true],
+                "b.json": ["executable": b, "application-identifier": "TEAM.b"],
+            ])
+        daemons.append(daemon)
+
+        // Values that must never reach the log or the journal.
+        let secret = "s3cret-\(UUID().uuidString)"
+        let account = "acct-\(UUID().uuidString)"
+        let service = "svc-\(UUID().uuidString)"
+        let label = "label-\(UUID().uuidString)"
+        let passcode = "2468-\(UUID().uuidString.prefix(8))"
+
+        #expect(try daemon.client(["set-keychain-password", "-p", passcode], executable: a).status == 0)
+        let added = try daemon.client(
+            ["add-generic-password", "-a", account, "-s", service, "-l", label, "-w", secret], executable: a)
+        #expect(added.status == 0, "\(added.standardError)")
+        let found = try daemon.client(["--json", "find-generic-password", "-s", service], executable: a)
+        let reference = try #require(
+            (try JSONSerialization.jsonObject(with: Data(found.standardOutput.utf8)) as? [String: Any])?[
+                "persistentReference"] as? String)
+        #expect(
+            try daemon.client(["find-generic-password", "-s", service, "-w"], executable: a).standardOutput
+                == secret + "\n")
+        #expect(try daemon.client(["find-generic-password", "-s", service + "-missing"], executable: a).status == 44)
+        let refused = try daemon.client(
+            ["find-generic-password", "-s", service, "--access-group", "TEAM.a"], executable: b)
+        #expect(refused.status == 30)
+        #expect(try daemon.client(["unlock-keychain", "-p", "wrong-\(passcode)"], executable: b).status == 51)
+
+        // Root sees every entry, with the executable the daemon identified and the status it answered.
+        let logged = try entries(try daemon.client(["--json", "log"], executable: a))
+        let adds = logged.filter { $0.operation == "add" && $0.executable == a }
+        #expect(adds.count == 1)
+        #expect(adds.first?.status == 0)
+        #expect(adds.first?.application == "TEAM.a")
+        #expect(adds.first?.class == "genp")
+        #expect(adds.first?.accessGroups == ["TEAM.a"])
+        #expect(adds.first?.items == [reference])
+        let reads = logged.filter { $0.operation == "find" && $0.executable == a && $0.items == [reference] }
+        #expect(reads.count == 2, "the --json find and the -w read")
+        #expect(logged.contains { $0.operation == "find" && $0.executable == a && $0.status == -25300 })
+        #expect(
+            logged.contains {
+                $0.operation == "find" && $0.executable == b && $0.status == -34018 && $0.accessGroups == ["TEAM.a"]
+            })
+        #expect(logged.contains { $0.operation == "unlock" && $0.executable == b && $0.status == -25293 })
+        #expect(logged.contains { $0.operation == "setPasscode" && $0.executable == a && $0.status == 0 })
+        #expect(logged.allSatisfy { $0.uid == 0 })
+
+        // --item narrows to one item's entries.
+        let forItem = try entries(try daemon.client(["--json", "log", "--item", reference], executable: a))
+        #expect(forItem.count == 3)
+        #expect(forItem.allSatisfy { $0.items == [reference] })
+        let future = try entries(
+            try daemon.client(["--json", "log", "--since", "2999-01-01T00:00:00Z"], executable: a))
+        #expect(future.isEmpty)
+
+        // Another user sees only the entries of their own processes.
+        func asNobody(_ arguments: [String]) throws -> ProcessOutput {
+            try runProcess(
+                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", viewer] + arguments,
+                environment: ["CLAVIS_SOCKET": daemon.socket, "HOME": "/nonexistent"])
+        }
+        #expect(try asNobody(["status"]).status == 0)
+        let theirs = try entries(try asNobody(["--json", "log"]))
+        #expect(theirs.map(\.operation) == ["status"])
+        #expect(theirs.allSatisfy { $0.uid == 65534 && $0.executable == viewer })
+
+        // No value and no secret in the log file, nor in what reached the journal.
+        let file = try String(contentsOfFile: daemon.state + "/access.log", encoding: .utf8)
+        let lines = file.split(separator: "\n").count
+        #expect(lines >= logged.count)
+        let journalText = try journal.text(from: daemon.pid, entries: lines)
+        #expect(journalText.components(separatedBy: "CLAVIS_OPERATION=").count - 1 >= lines)
+        for value in [secret, account, service, label, passcode] {
+            #expect(!file.contains(value))
+            #expect(!journalText.contains(value))
+        }
+        #expect(journalText.contains("CLAVIS_OPERATION=add"))
+        #expect(journalText.contains("CLAVIS_EXECUTABLE=" + a))
+    }
+
+    @Test func theLogRotatesAtItsSizeAndKeepsTwoFiles() throws {
+        let daemon = try TestDaemon(mode: "user", options: ["--access-log-size", "4"])
+        daemons.append(daemon)
+        for _ in 0..<60 { #expect(try daemon.client(["status"]).status == 0) }
+        let current = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log")
+        let previous = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log.1")
+        #expect((current[.size] as? Int ?? .max) <= 4096)
+        #expect((previous[.size] as? Int ?? .max) <= 4096)
+        let files = try FileManager.default.contentsOfDirectory(atPath: daemon.state).filter {
+            $0.hasPrefix("access.log")
+        }
+        #expect(Set(files) == ["access.log", "access.log.1"])
+        // What is still kept is still shown, the newest last.
+        let shown = try daemon.client(["log"])
+        #expect(shown.status == 0)
+        #expect(shown.standardOutput.split(separator: "\n").last?.contains(" status ") == true)
+    }
+
+    @Test func anEmbeddedKeychainKeepsNoLogAndSaysSo() throws {
+        let home = try makeTemporaryFolder("embedded-log")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let output = try runProcess(ClavisBinary.path, ["log"], environment: ClavisBinary.environment(home: home, [:]))
+        #expect(output.status != 0)
+        #expect(output.standardError.contains("clavisd"))
+    }
+}
