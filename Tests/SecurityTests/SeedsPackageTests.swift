@@ -66,6 +66,28 @@ import Testing
         }
         let left = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: script)))
         #expect((left as? [String: Any])?["outcomes"] as? [String] == [], "the daemon's sensor made both matches")
+
+        // saveWithBiometry's item through the daemon, with the client's always-matching script still named: no read
+        // without an authentication the daemon's sensor made; a read with an evaluated context; after the daemon's
+        // enrolment changed, unreadable for good.
+        func readBiometryItem(_ how: String, sensor: String) throws -> String {
+            try Data(sensor.utf8).write(to: URL(fileURLWithPath: script))
+            let output = try runProcess(
+                copies[appA] ?? executable, ["read-biometry", "bio-key", how],
+                environment: [
+                    "CLAVIS_SOCKET": daemon.socket, "CLAVIS_HOME": folder + "/unused", "CLAVIS_ENTITLEMENTS": "",
+                    "CLAVIS_BIOMETRY_SCRIPT": clientScript, "CLAVIS_ASKPASS": "",
+                ], input: "1234\n")
+            #expect(output.status == 0, "\(output.standardError)")
+            return output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let noMatch = #"{"enrolled": ["right-index"], "outcomes": [], "whenEmpty": "no-match"}"#
+        #expect(try readBiometryItem("fail", sensor: noMatch) == "-25308")
+        #expect(try readBiometryItem("context", sensor: noMatch) == "-25293")
+        let oneMatch = #"{"enrolled": ["right-index"], "outcomes": ["match"], "whenEmpty": "no-match"}"#
+        #expect(try readBiometryItem("context", sensor: oneMatch) == "0 two")
+        let changed = #"{"enrolled": ["right-index", "left-thumb"], "outcomes": ["match"], "whenEmpty": "match"}"#
+        #expect(try readBiometryItem("context", sensor: changed) == "-25293")
         #expect(!FileManager.default.fileExists(atPath: folder + "/unused"), "nothing went to an embedded keychain")
     }
 

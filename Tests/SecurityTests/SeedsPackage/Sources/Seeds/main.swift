@@ -1,6 +1,8 @@
 // Drives the seeds' functions (the other files of this folder, copied unchanged) for SeedsPackageTests.
 import ClavisClient
 import ClavisCore
+import Dispatch
+import LocalAuthentication
 import Security
 
 /// Reads a passcode from standard input (never from the arguments).
@@ -41,6 +43,28 @@ case "biometry":
     let protection = item[kSecAttrAccessible as String] as? String ?? "-"
     let hasAccessControl = item[kSecAttrAccessControl as String] != nil
     print(status, String(decoding: data, as: UTF8.self), protection, hasAccessControl)
+case "read-biometry":
+    // Reads the biometry item's data: `fail` without asking anyone (kSecUseAuthenticationUIFail), `context` with an
+    // LAContext evaluated for biometry first and passed as kSecUseAuthenticationContext.
+    try KeychainClient().unlock(passcode: passcodeFromInput())
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: argument,
+        kSecReturnData as String: true,
+    ]
+    if arguments.count > 2 && arguments[2] == "context" {
+        let context = LAContext()
+        let evaluated = DispatchSemaphore(value: 0)
+        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "read") { _, _ in
+            evaluated.signal()
+        }
+        evaluated.wait()
+        query[kSecUseAuthenticationContext as String] = context
+    } else {
+        query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+    }
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    print(status, String(decoding: result as? Data ?? Data(), as: UTF8.self))
 case "share-write":
     saveSharedToken(token: Data(argument.utf8))
 case "share-read":
@@ -60,5 +84,5 @@ case "passwords":
     let afterDelete = readPassword(service: argument, account: "alice")
     print(read.map { String(decoding: $0, as: UTF8.self) } ?? "nil", afterDelete == nil ? "nil" : "still there")
 default:
-    print("usage: Seeds token|read-token|set-passcode|biometry|share-write|share-read|passwords ARGUMENT")
+    print("usage: Seeds token|read-token|set-passcode|biometry|read-biometry|share-write|share-read|passwords ARGUMENT")
 }
