@@ -164,14 +164,6 @@ public final class KeychainDaemon: Sendable {
                 response = .failure(error)
                 subject = RequestHandler.subject(of: request, defaultGroup: nil)
             }
-            let (status, outcome) = RequestHandler.outcome(of: response)
-            accessLog.record(
-                AccessLogEntry(
-                    time: Date(), uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
-                    application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
-                    itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
-                    items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
-            )
             var writer = ByteWriter()
             response.encode(to: &writer)
             if writer.bytes.count > Frame.maximumBodySize {
@@ -183,6 +175,14 @@ public final class KeychainDaemon: Sendable {
                     ))
                 response.encode(to: &writer)
             }
+            let (status, outcome) = RequestHandler.outcome(of: response)
+            let entry = AccessLogEntry(
+                time: Date(), uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
+                application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
+                itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
+                items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
+            // Recorded before the caller has its answer: whatever it asks next (`clavis log`) finds this entry.
+            accessLog.record(entry)
             var reply = Frame(requestID: frame.requestID, body: writer.bytes)
             writer.wipe()
             defer { reply.wipe() }

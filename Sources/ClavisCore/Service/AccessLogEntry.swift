@@ -50,10 +50,56 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
         case itemClass = "class"
     }
 
-    /// The time as ISO 8601 in UTC with milliseconds, as the log's lines and `clavis log` show it.
-    public var timeText: String { Self.timeStyle.format(time) }
+    /// The time as ISO 8601 in UTC with milliseconds (`2026-12-01T09:30:00.125Z`), as the log's lines and
+    /// `clavis log` show it.
+    public var timeText: String { String(decoding: Self.timeBytes(time), as: UTF8.self) }
 
     private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// The ISO 8601 text of `time`, computed directly (days to a civil date, after Howard Hinnant's algorithm):
+    /// a formatter costs microseconds, and the daemon writes one entry per request.
+    private static func timeBytes(_ time: Date) -> [UInt8] {
+        let milliseconds = Int64((time.timeIntervalSince1970 * 1000).rounded(.down))
+        let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (dayNumber, millisecond) =
+            dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
+        let shifted = dayNumber + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        text.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        text.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        text.append(UInt8(ascii: "T"))
+        digits(millisecond / 3_600_000, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(millisecond / 60_000 % 60, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(millisecond / 1000 % 60, 2)
+        text.append(UInt8(ascii: "."))
+        digits(millisecond % 1000, 3)
+        text.append(UInt8(ascii: "Z"))
+        return text
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -85,16 +131,96 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
         try container.encode(outcome, forKey: .outcome)
     }
 
-    /// The entry as one line of JSON (no line break inside: strings escape theirs), without its line break.
+    /// The entry as one line of JSON (no line break inside: strings escape theirs), without its line break; the
+    /// same object `encode(to:)` makes, written directly rather than through `JSONEncoder` (about 15 µs an entry).
     public var jsonLine: [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? Array(encoder.encode(self))) ?? []
+        var line = JSONLine()
+        line.bytes += Array("{\"time\":\"".utf8) + Self.timeBytes(time) + [UInt8(ascii: "\"")]
+        line.key("uid")
+        line.number(Int64(uid))
+        line.key("pid")
+        line.number(Int64(pid))
+        if let executable {
+            line.key("executable")
+            line.string(executable)
+        }
+        if let application {
+            line.key("application")
+            line.string(application)
+        }
+        line.key("operation")
+        line.string(operation)
+        if let itemClass {
+            line.key("class")
+            line.string(itemClass)
+        }
+        line.key("accessGroups")
+        line.strings(accessGroups)
+        line.key("items")
+        line.strings(items)
+        line.key("status")
+        line.number(Int64(status))
+        line.key("outcome")
+        line.string(outcome)
+        line.bytes.append(UInt8(ascii: "}"))
+        return line.bytes
     }
 
     /// Reads one line of the log; `nil` for a line that is not an entry (a torn last line after a crash).
     public init?(jsonLine: some Collection<UInt8>) {
         guard let entry = try? JSONDecoder().decode(Self.self, from: Data(jsonLine)) else { return nil }
         self = entry
+    }
+}
+
+/// A JSON object written byte by byte, for `AccessLogEntry.jsonLine`.
+private struct JSONLine {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(384) }
+
+    /// `,"name":`, the start of a field after the first.
+    mutating func key(_ name: String) {
+        bytes.append(UInt8(ascii: ","))
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// A JSON string: quotes and backslashes escaped, control bytes (line breaks included) as `\u00XX`.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case 0..<0x20:
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 0xF))
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON array of strings.
+    mutating func strings(_ values: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A decimal integer.
+    mutating func number(_ value: Int64) {
+        bytes += Array(String(value).utf8)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
