@@ -106,7 +106,29 @@ public final class Keychain: Sendable {
     public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil)
         throws(KeychainError)
     {
-        try perform(writing: true) { try $0.setPasscode(newPasscode, current: current, kdf: kdf) }
+        // Both derivations (about 100 ms each) run before the engine's lock is taken, as an unlock's does; the
+        // engine derives again only if another process changed the passcode meanwhile.
+        let derivedCurrent = try deriveOutsideTheLock(current)
+        var derivedNew: KeychainEngine.DerivedPasscodeKey?
+        if let newPasscode, !newPasscode.isEmpty, newPasscode.count <= KeychainLimits.passcodeBytes {
+            var newKDF: PasscodeKDF
+            if let kdf {
+                newKDF = kdf
+            } else {
+                newKDF = try perform { try $0.knownKDF() } ?? PasscodeKDF.calibrated()
+                newKDF.salt = SecureRandom.bytes(count: PasscodeKDF.saltByteCount)
+            }
+            do {
+                derivedNew = KeychainEngine.DerivedPasscodeKey(
+                    kdf: newKDF, key: try Keybag.derive(newPasscode, with: newKDF))
+            } catch {
+                throw KeychainError(converting: error)
+            }
+        }
+        try perform(writing: true) {
+            try $0.setPasscode(
+                newPasscode, current: current, kdf: kdf, derivedCurrent: derivedCurrent, derivedNew: derivedNew)
+        }
     }
 
     /// Stores a new item.

@@ -80,11 +80,11 @@ struct Keybag {
     /// holds every class key already unwrapped in `classKeys`.
     mutating func rewrap(
         _ classKeys: [ProtectionClass: SecureBytes], newPasscode: SecureBytes?, kdf: PasscodeKDF,
-        in connection: Connection
+        derivedKey: SecureBytes? = nil, in connection: Connection
     ) throws {
         var passcodeKey: SecureBytes?
         if let newPasscode {
-            passcodeKey = try Self.derive(newPasscode, with: kdf)
+            passcodeKey = try derivedKey ?? Self.derive(newPasscode, with: kdf)
             let encoded = try JSONEncoder().encode(kdf)
             try connection.execute(
                 "INSERT OR REPLACE INTO settings (name, value) VALUES ('passcode_kdf', ?)", [.blob(Array(encoded))])

@@ -185,7 +185,11 @@ final class KeychainEngine {
     /// Sets, changes (`newPasscode` non-nil) or removes (`nil`) the passcode after checking `current`.
     ///
     /// Only the class keys are re-wrapped; removal also erases every `WhenPasscodeSetThisDeviceOnly` item.
-    func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF?) throws {
+    /// `derivedCurrent` and `derivedNew` are the two passcodes' keys when `Keychain` derived them outside the lock.
+    func setPasscode(
+        _ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF?,
+        derivedCurrent: DerivedPasscodeKey? = nil, derivedNew: DerivedPasscodeKey? = nil
+    ) throws {
         if let newPasscode, newPasscode.isEmpty {
             throw KeychainError(.param, "a passcode cannot be empty; remove it instead")
         }
@@ -196,7 +200,7 @@ final class KeychainEngine {
         if !keybag.hasPasscode, let current, !current.isEmpty {
             throw KeychainError(.authFailed, "no passcode is set for this keychain")
         }
-        let (keys, rewrapped) = try countingPasscodeAttempts(current, derived: nil) { currentKey in
+        let (keys, rewrapped) = try countingPasscodeAttempts(current, derived: derivedCurrent) { currentKey in
             try connection.transaction {
                 let keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
@@ -206,13 +210,25 @@ final class KeychainEngine {
                 }
                 // Re-wrap a copy: the engine's keybag changes only once the transaction has committed.
                 var rewrapped = keybag
-                try rewrapped.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
+                if let derivedNew {
+                    try rewrapped.rewrap(
+                        keys, newPasscode: newPasscode, kdf: derivedNew.kdf, derivedKey: derivedNew.key, in: connection)
+                } else {
+                    try rewrapped.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
+                }
                 return (keys, rewrapped)
             }
         }
         keybag = rewrapped
         classKeys = keys
         lockState = .unlocked
+    }
+
+    /// The KDF a new passcode would be derived under without calibrating: the recorded one, or the one calibrated
+    /// earlier in this process; `nil` when neither exists.
+    func knownKDF() throws -> PasscodeKDF? {
+        try keybag.refreshPasscodeState(connection)
+        return keybag.passcodeKDF ?? calibratedKDF
     }
 
     /// The recorded KDF's cost with a new salt, or one calibrated on this machine (once per process) when none is
