@@ -8,7 +8,7 @@ import Testing
 /// proof: a claimed passcode bound to the right keychain, the daemon's own current enrolment state, random session
 /// ids, random and mutated bytes. None opens an access-controlled item; the same query opens it once the daemon's
 /// own sensor made a match for the session it names.
-@Suite(.serialized) final class DaemonForgedProofTests {
+@Suite(.serialized, .preparedKeychain) final class DaemonForgedProofTests {
     private var daemons: [TestDaemon] = []
 
     deinit {

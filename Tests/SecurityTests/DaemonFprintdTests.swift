@@ -5,7 +5,7 @@ import Testing
 
 /// clavisd's fingerprint sensor: fprintd on the system D-Bus (here a bus of the test's own with a scripted fprintd),
 /// asked about the fingers of the peer's user, never of the daemon's own user or of a name the client sends.
-@Suite(.serialized) final class DaemonFprintdTests {
+@Suite(.serialized, .preparedKeychain) final class DaemonFprintdTests {
     private var daemons: [TestDaemon] = []
     private var buses: [ScriptedFprintd] = []
 
