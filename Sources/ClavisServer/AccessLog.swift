@@ -48,15 +48,12 @@ public final class AccessLog: Sendable {
         journal?.send(entry)
         let line = entry.jsonLine + [UInt8(ascii: "\n")]
         file.withLock { file in
-            if file.descriptor < 0 || file.size + line.count > limit {
-                if file.descriptor >= 0 {
-                    close(file.descriptor)
-                    file.descriptor = -1
-                    rename(path, path + ".1")
-                }
-                file.descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-                var info = stat()
-                file.size = file.descriptor >= 0 && fstat(file.descriptor, &info) == 0 ? Int(info.st_size) : 0
+            if file.descriptor < 0 { openCurrent(&file) }
+            // Also a file found too large when first opened (a smaller --access-log-size than before).
+            if file.size > 0 && file.size + line.count > limit {
+                close(file.descriptor)
+                rename(path, path + ".1")
+                openCurrent(&file)
             }
             let written = line.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
             if written == line.count {
@@ -66,6 +63,13 @@ public final class AccessLog: Sendable {
                 DaemonLog.report("cannot write the access log \(path): \(String(cString: strerror(errno)))")
             }
         }
+    }
+
+    /// Opens (creating it when missing) the current file for appending, and notes its size.
+    private func openCurrent(_ file: inout OpenFile) {
+        file.descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        var info = stat()
+        file.size = file.descriptor >= 0 && fstat(file.descriptor, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The entries `query` asks for that user `viewer` may see (its own; root sees all), oldest first, as the JSON
@@ -91,14 +95,7 @@ public final class AccessLog: Sendable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return [] }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[0..<count]
-        }
-        return bytes
+        // A file that cannot be read shows nothing, rather than failing the whole listing.
+        return (try? FileContents.read(descriptor, limit: Int(info.st_size) + 65536)) ?? []
     }
 }

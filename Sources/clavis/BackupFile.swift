@@ -63,18 +63,11 @@ struct BackupFile {
             throw KeychainError(.io, "cannot read \(path): \(SystemError.text(errno))")
         }
         defer { close(descriptor) }
-        var contents = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while contents.count < 1 << 30 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw KeychainError(.io, "cannot read \(path): \(SystemError.text(errno))")
-            }
-            if count == 0 { break }
-            contents.append(contentsOf: chunk[0..<count])
+        do {
+            return Data(try FileContents.read(descriptor, limit: 1 << 30))
+        } catch {
+            throw KeychainError(.io, "cannot read \(path): \(error)")
         }
-        return contents
     }
 
     /// True when `path` names a file of the keychain, through any link, or lies in the keychain's folder.

@@ -139,6 +139,19 @@ import Testing
         let shown = try daemon.client(["log"])
         #expect(shown.status == 0)
         #expect(shown.standardOutput.split(separator: "\n").last?.contains(" status ") == true)
+
+        // A file already past the size when the daemon starts (a smaller --access-log-size than before) is rotated
+        // before the first entry, not written on.
+        daemon.terminate()
+        try Data(repeating: UInt8(ascii: "x"), count: 10_000).write(
+            to: URL(fileURLWithPath: daemon.state + "/access.log"))
+        let restarted = try TestDaemon(mode: "user", reusing: daemon.folder, options: ["--access-log-size", "4"])
+        daemons.append(restarted)
+        #expect(try restarted.client(["status"]).status == 0)
+        let rotated = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log.1")
+        let fresh = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log")
+        #expect(rotated[.size] as? Int == 10_000)
+        #expect((fresh[.size] as? Int ?? .max) < 4096)
     }
 
     @Test func anEmbeddedKeychainKeepsNoLogAndSaysSo() throws {
