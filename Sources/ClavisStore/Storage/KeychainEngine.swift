@@ -210,12 +210,9 @@ final class KeychainEngine {
                 }
                 // Re-wrap a copy: the engine's keybag changes only once the transaction has committed.
                 var rewrapped = keybag
-                if let derivedNew {
-                    try rewrapped.rewrap(
-                        keys, newPasscode: newPasscode, kdf: derivedNew.kdf, derivedKey: derivedNew.key, in: connection)
-                } else {
-                    try rewrapped.rewrap(keys, newPasscode: newPasscode, kdf: kdf ?? freshKDF(), in: connection)
-                }
+                try rewrapped.rewrap(
+                    keys, newPasscode: newPasscode, kdf: derivedNew?.kdf ?? kdf ?? freshKDF(),
+                    derivedKey: derivedNew?.key, in: connection)
                 return (keys, rewrapped)
             }
         }
