@@ -20,8 +20,8 @@ final class FetchedCipher: @unchecked Sendable {
 
     /// AES-256 in Galois/Counter Mode.
     static let aes256GCM = FetchedCipher("AES-256-GCM")
-    /// AES-256 key wrap (RFC 3394).
-    static let aes256Wrap = FetchedCipher("AES-256-WRAP")
+    /// AES-256 one block at a time, for the kept key wrap (`AESKeyWrapKey`).
+    static let aes256ECB = FetchedCipher("AES-256-ECB")
 }
 
 /// The HMAC implementation, fetched once per process (immutable and reference-counted, like `FetchedCipher`).

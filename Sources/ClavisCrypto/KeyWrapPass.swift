@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 extension CipherContext {
-    /// One RFC 3394/5649 pass through a wrap cipher already set up on this context (key and direction): the input
+    /// One RFC 3394/5649 pass through OpenSSL's wrap cipher already set up on this context (key and direction): the input
     /// in, the wrapped or unwrapped key out; returns the bytes written.
     ///
     /// - Throws: `authenticationFailed` when an unwrap's integrity check fails, `invalidInput` for an input longer

@@ -59,6 +59,33 @@ import Testing
         #expect(try AESKeyWrap.unwrap(try kept.wrap(fresh), with: kek) == fresh)
     }
 
+    @Test(arguments: [16, 24, 32, 40, 64, 256])
+    func aKeptWrapKeyAgreesWithOpenSSLsWrapCipherInBothDirections(length: Int) throws {
+        let kek = SecureRandom.secureBytes(count: 32)
+        let kept = try AESKeyWrapKey(kek)
+        for _ in 0..<4 {
+            let key = SecureRandom.secureBytes(count: length)
+            let wrapped = try AESKeyWrap.wrap(key, with: kek)
+            #expect(try kept.wrap(key) == wrapped)
+            #expect(try kept.unwrap(wrapped) == key)
+        }
+    }
+
+    @Test func aKeptWrapKeyRefusesEveryAlteredByteAndAnotherKEK() throws {
+        let kek = SecureRandom.secureBytes(count: 32)
+        let kept = try AESKeyWrapKey(kek)
+        let wrapped = try kept.wrap(SecureRandom.secureBytes(count: 32))
+        for index in wrapped.indices {
+            var altered = wrapped
+            altered[index] ^= 0x01
+            #expect(throws: CryptoError.authenticationFailed) { try kept.unwrap(altered) }
+        }
+        let other = try AESKeyWrapKey(SecureRandom.secureBytes(count: 32))
+        #expect(throws: CryptoError.authenticationFailed) { try other.unwrap(wrapped) }
+        #expect(throws: CryptoError.self) { try kept.unwrap(Array(wrapped.prefix(20))) }
+        #expect(throws: CryptoError.self) { try kept.wrap(SecureRandom.secureBytes(count: 12)) }
+    }
+
     @Test func aKeptWrapKeyRefusesAKEKOfTheWrongSize() {
         #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: 16)) {
             try AESKeyWrapKey(SecureRandom.secureBytes(count: 16))
