@@ -15,7 +15,8 @@ import Synchronization
 /// user socket (`$XDG_RUNTIME_DIR/clavis/clavisd.sock`) or the system socket (`/run/clavis/clavisd.sock`); else
 /// the embedded keychain in the configured folder, for the caller its entitlements describe.
 ///
-/// The daemon's service is kept per socket (one connection per process). For the embedded service, entitlements
+/// The daemon's service is kept per socket (one connection per process); finding none at the default sockets is
+/// trusted for `noDaemonRecheckInterval`. For the embedded service, entitlements
 /// are read once per file, and the sensor and the record of what each authentication session proved are kept per
 /// keychain folder, entitlements file and sensor script (it lives as long as the process; the service itself is made per call, so that the keychain closes at exit); the keychain is opened
 /// once per folder and kept until the process exits (`OpenKeychains`). A
@@ -32,15 +33,33 @@ public enum ServiceDirectory {
         if let socket = configuration.daemonSocket {
             return remote(socket, reason: "the daemon named by CLAVIS_SOCKET")
         }
-        if let runtime = configuration.runtimeDirectory,
-            let daemon = answering(runtime + "/clavis/clavisd.sock", reason: "the user daemon's socket")
+        if let daemon = listeningDaemon(runtimeDirectory: configuration.runtimeDirectory) {
+            return daemon
+        }
+        return try embedded(configuration)
+    }
+
+    /// How long a finding of no daemon at the user and system sockets is trusted before the sockets are looked at
+    /// again: a program that runs embedded finds a daemon started later within this time, without paying two
+    /// `lstat` calls on every keychain call.
+    public static let noDaemonRecheckInterval = Duration.seconds(1)
+
+    /// The daemon answering on the user socket (in `runtimeDirectory`) or else the system socket, if any.
+    private static func listeningDaemon(runtimeDirectory: String?) -> (any KeychainService)? {
+        let now = ContinuousClock.now
+        if let checked = noDaemonFound.withLock({ $0[runtimeDirectory] }), now - checked < noDaemonRecheckInterval {
+            return nil
+        }
+        if let runtimeDirectory,
+            let daemon = answering(runtimeDirectory + "/clavis/clavisd.sock", reason: "the user daemon's socket")
         {
             return daemon
         }
         if let daemon = answering(systemSocket, reason: "the system daemon's socket") {
             return daemon
         }
-        return try embedded(configuration)
+        noDaemonFound.withLock { $0[runtimeDirectory] = now }
+        return nil
     }
 
     /// The embedded service for the configuration's folder, entitlements and sensor.
@@ -115,4 +134,6 @@ public enum ServiceDirectory {
     private static let loaded = Mutex<[String?: Entitlements]>([:])
     private static let callers = Mutex<[EmbeddedKey: EmbeddedCaller]>([:])
     private static let remotes = Mutex<[String: RemoteKeychainService]>([:])
+    /// When no daemon was last found, per runtime folder.
+    private static let noDaemonFound = Mutex<[String?: ContinuousClock.Instant]>([:])
 }
