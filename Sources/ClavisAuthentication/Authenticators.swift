@@ -38,16 +38,10 @@ public struct Authenticators: Sendable {
         return TerminalPasscodeReader()
     }
 
-    /// The biometric sensor: the scripted sensor when `biometryScript` is given, else fprintd when its clients are
-    /// installed, else none.
+    /// The biometric sensor: the scripted sensor when `biometryScript` is given, else the desktop's (fprintd when
+    /// it can be spoken to, looked for on first use), else none.
     public static func sensor(biometryScript: String?) -> any BiometricSensor {
         if let biometryScript { return ScriptedSensor(path: biometryScript) }
-        if let fprintd = FprintdSensor(user: userName) { return fprintd }
-        return AbsentSensor()
-    }
-
-    private static var userName: String {
-        if let entry = getpwuid(getuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return ""
+        return DesktopSensor(uid: getuid())
     }
 }

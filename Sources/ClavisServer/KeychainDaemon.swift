@@ -246,12 +246,8 @@ public final class KeychainDaemon: Sendable {
         let sensor: any BiometricSensor
         if let script = settings.biometryScript {
             sensor = ScriptedSensor(path: script)
-        } else if let name = getpwuid(peer.uid)?.pointee.pw_name,
-            let fprintd = FprintdSensor(user: String(cString: name))
-        {
-            sensor = fprintd
         } else {
-            sensor = AbsentSensor()
+            sensor = DesktopSensor(uid: peer.uid)
         }
         return ServiceAuthenticators(sensor: sensor, trustedPrompt: settings.pinentry.flatMap(PinentryPrompt.init))
     }
