@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The shipped binaries (release) link with lld and pack their relative relocations (DT_RELR, glibc 2.36): with the
+// Swift runtime linked in statically, `clavis` carries some 73,000 of them, which the loader otherwise applies one
+// 24-byte entry at a time on every start; packed, they take 14 KB instead of 1.7 MB, and the binary stays
+// position-independent.
+let shippedBinaryLinking: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "Clavis",
     products: [
@@ -36,7 +44,8 @@ let package = Package(
                 "ClavisAuthentication", "CJournal",
             ]),
         .executableTarget(
-            name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"]),
+            name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"],
+            linkerSettings: shippedBinaryLinking),
         .target(
             name: "ClavisEmbedded",
             dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication"]),
@@ -78,7 +87,8 @@ let package = Package(
             dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
-            dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity"]),
+            dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity"],
+            linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
