@@ -20,6 +20,8 @@ final class FetchedCipher: @unchecked Sendable {
 
     /// AES-256 in Galois/Counter Mode.
     static let aes256GCM = FetchedCipher("AES-256-GCM")
+    /// AES-128 in Galois/Counter Mode.
+    static let aes128GCM = FetchedCipher("AES-128-GCM")
     /// AES-256 key wrap (RFC 3394).
     static let aes256Wrap = FetchedCipher("AES-256-WRAP")
 }
