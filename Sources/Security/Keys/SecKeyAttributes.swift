@@ -1,0 +1,67 @@
+import ClavisCore
+import ClavisCrypto
+
+/// Returns the key's attributes as Apple does: `kSecAttrKeyClass`, `kSecAttrKeyType`, `kSecAttrKeySizeInBits`,
+/// `kSecAttrEffectiveKeySize`, `kSecAttrApplicationLabel` (SHA-1 of the public key's external representation),
+/// the usage flags, and the attributes given when the key was made (tag, label).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
+    let inner = key.key
+    guard let publicBytes = try? inner.publicRepresentation() else { return nil }
+    let isPrivate = inner.isPrivate
+    var attributes: [String: Any] = [
+        kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
+        kSecAttrKeySizeInBits as String: NSNumber(value: inner.bitCount),
+        kSecAttrEffectiveKeySize as String: NSNumber(value: inner.bitCount),
+        kSecAttrApplicationLabel as String: Data(DigestAlgorithm.sha1.hash(publicBytes)) as NSData,
+        kSecAttrIsPermanent as String: kCFBooleanFalse!,
+        kSecAttrCanSign as String: NSNumber(value: isPrivate),
+        kSecAttrCanDecrypt as String: NSNumber(value: isPrivate),
+        kSecAttrCanUnwrap as String: NSNumber(value: isPrivate),
+        kSecAttrCanVerify as String: NSNumber(value: !isPrivate),
+        kSecAttrCanEncrypt as String: NSNumber(value: !isPrivate),
+        kSecAttrCanWrap as String: NSNumber(value: !isPrivate),
+        kSecAttrCanDerive as String: kCFBooleanTrue!,
+    ]
+    switch inner.kind {
+    case .ellipticCurve: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeECSECPrimeRandom
+    case .rsa: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeRSA
+    }
+    for case (let name as String, let value) in key.givenAttributes { attributes[name] = value }
+    return NSDictionary(dictionary: attributes)
+}
+
+/// Returns Apple's block size in bytes: an RSA modulus' length, or an EC coordinate's (32 for P-256).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
+    key.key.blockByteCount
+}
+
+/// True when `key` can run `algorithm` for `operation`: signing and decryption with private keys, verification
+/// and encryption with public keys, key exchange with private EC keys, each only for its key type.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyIsAlgorithmSupported(
+    _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm
+) -> Bool {
+    KeyAlgorithmPlan(algorithm)?.supports(operation, with: key.key) ?? false
+}
+
+/// The plan for `algorithm` when `key` supports it for `operation`; otherwise reports Apple's
+/// `errSecUnimplemented` ("algorithm not supported by the key") and answers nil.
+func supportedPlan(
+    _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm,
+    _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> KeyAlgorithmPlan? {
+    guard let plan = KeyAlgorithmPlan(algorithm), plan.supports(operation, with: key.key) else {
+        reportKeyError(errorOut, .unimplemented, "\(algorithm.rawValue): algorithm not supported by the key \(key)")
+        return nil
+    }
+    return plan
+}
+
+extension NSData {
+    /// The bytes as an array (public data only: signatures, ciphertext, public keys).
+    var byteArray: [UInt8] { [UInt8](Data(referencing: self)) }
+    /// The bytes copied into a zeroing buffer (plaintext, key material).
+    var secureBytes: SecureBytes { SecureBytes(copying: UnsafeRawBufferPointer(start: bytes, count: length)) }
+}
