@@ -24,14 +24,14 @@ public enum DigestAlgorithm: String, Sendable, CaseIterable {
         }
     }
 
-    /// OpenSSL's digest object (static, never freed).
+    /// OpenSSL's digest object, fetched once per process.
     var method: OpaquePointer {
         switch self {
-        case .sha1: EVP_sha1()
-        case .sha224: EVP_sha224()
-        case .sha256: EVP_sha256()
-        case .sha384: EVP_sha384()
-        case .sha512: EVP_sha512()
+        case .sha1: FetchedDigest.sha1.pointer
+        case .sha224: FetchedDigest.sha224.pointer
+        case .sha256: FetchedDigest.sha256.pointer
+        case .sha384: FetchedDigest.sha384.pointer
+        case .sha512: FetchedDigest.sha512.pointer
         }
     }
 
