@@ -3,7 +3,8 @@ import ClavisCrypto
 
 /// Returns the key's attributes as Apple does: `kSecAttrKeyClass`, `kSecAttrKeyType`, `kSecAttrKeySizeInBits`,
 /// `kSecAttrEffectiveKeySize`, `kSecAttrApplicationLabel` (SHA-1 of the public key's external representation),
-/// the usage flags, and the attributes given when the key was made (tag, label).
+/// the usage flags, `kSecValueData` (the external representation) for a public key, and the attributes given when
+/// the key was made (tag, label).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     let inner = key.key
@@ -23,6 +24,10 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
         kSecAttrCanWrap as String: NSNumber(value: !isPrivate),
         kSecAttrCanDerive as String: kCFBooleanTrue!,
     ]
+    // Apple adds kSecValueData, the external representation, for private keys too; Clavis leaves the private
+    // bytes out, since attribute dictionaries get printed and logged (SecKeyCopyExternalRepresentation exports
+    // them when asked).
+    if !isPrivate { attributes[kSecValueData as String] = Data(publicBytes) as NSData }
     switch inner.kind {
     case .ellipticCurve: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeECSECPrimeRandom
     case .rsa: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeRSA

@@ -45,6 +45,8 @@ import Testing
         #expect(publicAttributes[kSecAttrApplicationTag as String] == nil)
         #expect(publicAttributes[kSecAttrLabel as String] as? String == "signing key")
         #expect(publicAttributes[kSecAttrCanVerify as String] as? Bool == true)
+        #expect(publicAttributes[kSecValueData as String] as? Data == publicBytes)
+        #expect(attributes[kSecValueData as String] == nil)
     }
 
     @Test func rsaKeyRoundTripsThroughPKCS1() throws {
