@@ -59,6 +59,14 @@ enum IndependentCrypto {
                 ec_public(args[2]).verify(args[4], args[3], ec.ECDSA(H[args[0]]())); out.append("valid")
             except Exception:
                 out.append("invalid")
+        elif command == "verify-ec-raw":  # hash, -, point, message, r ‖ s (RFC 4754)
+            half = len(args[4]) // 2
+            signature = utils.encode_dss_signature(int.from_bytes(args[4][:half], "big"),
+                                                   int.from_bytes(args[4][half:], "big"))
+            try:
+                ec_public(args[2]).verify(signature, args[3], ec.ECDSA(H[args[0]]())); out.append("valid")
+            except Exception:
+                out.append("invalid")
         elif command == "sign-ec":        # curve, hash, message
             key = ec.generate_private_key(NAMES[args[0]]())
             out += [x963(key.public_key()).hex(), key.sign(args[2], ec.ECDSA(H[args[1]]())).hex()]

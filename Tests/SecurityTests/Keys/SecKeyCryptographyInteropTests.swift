@@ -38,6 +38,21 @@ import Testing
         }
     }
 
+    @Test func rfc4754SignaturesVerifyInCryptography() throws {
+        let cases: [(Int, String, SecKeyAlgorithm)] = [
+            (256, "SHA256", .ecdsaSignatureMessageRFC4754SHA256), (384, "SHA384", .ecdsaSignatureMessageRFC4754SHA384),
+            (521, "SHA512", .ecdsaSignatureMessageRFC4754SHA512),
+        ]
+        for (bits, hash, algorithm) in cases {
+            let key = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: bits)
+            let point = try externalRepresentation(publicKey(of: key)).hexString
+            let signature = try #require(sign(key, algorithm, Self.message).0)
+            let theirs = try IndependentCrypto.run(
+                "verify-ec-raw", [hash, "-", point, Self.message.hexString, signature.hexString])
+            #expect(theirs == ["valid"])
+        }
+    }
+
     @Test func rsaSignaturesVerifyBothWaysWithPKCS1AndPSS() throws {
         let key = try makePrivateKey(type: kSecAttrKeyTypeRSA, bits: 2048)
         let der = try externalRepresentation(publicKey(of: key))

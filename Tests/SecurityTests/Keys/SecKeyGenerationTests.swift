@@ -68,10 +68,11 @@ import Testing
                 == Data(DigestAlgorithm.sha1.hash([UInt8](publicBytes))))
     }
 
-    @Test func permanentKeysAnswerUnimplementedForNow() {
+    @Test func permanentAndTokenKeysAnswerUnimplementedForNow() {
         for extra in [
             [kSecAttrIsPermanent as String: true],
             [kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true]],
+            [kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave],
         ] as [[String: Any]] {
             var parameters: [String: Any] = [
                 kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
@@ -115,6 +116,26 @@ import Testing
             #expect(made == nil)
             #expect(code(error) == Int(errSecParam))
         }
+    }
+
+    @Test func oneKeySignsFromManyTasksAtOnce() async throws {
+        let key = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
+        let publicKey = try publicKey(of: key)
+        let allVerified = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    (0..<50).allSatisfy { index in
+                        let message = Data("task \(task) message \(index)".utf8)
+                        guard let signature = sign(key, .ecdsaSignatureMessageX962SHA256, message).0 else {
+                            return false
+                        }
+                        return verify(publicKey, .ecdsaSignatureMessageX962SHA256, message, signature).0
+                    }
+                }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(allVerified)
     }
 
     @Test func descriptionNamesTheKeyWithoutItsBytes() throws {
