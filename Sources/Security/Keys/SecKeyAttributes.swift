@@ -66,7 +66,7 @@ func supportedPlan(
 
 extension NSData {
     /// The bytes as an array (public data only: signatures, ciphertext, public keys).
-    var byteArray: [UInt8] { [UInt8](Data(referencing: self)) }
+    var byteArray: [UInt8] { [UInt8](UnsafeRawBufferPointer(start: bytes, count: length)) }
     /// The bytes copied into a zeroing buffer (plaintext, key material).
     var secureBytes: SecureBytes { SecureBytes(copying: UnsafeRawBufferPointer(start: bytes, count: length)) }
 }
