@@ -114,7 +114,10 @@ static inline int clavis_ec_private_scalar(const EVP_PKEY *key, unsigned char *o
 static inline int clavis_pkey_has_private(const EVP_PKEY *key) {
     BIGNUM *value = NULL;
     const char *name = EVP_PKEY_is_a(key, "RSA") ? OSSL_PKEY_PARAM_RSA_D : OSSL_PKEY_PARAM_PRIV_KEY;
-    if (EVP_PKEY_get_bn_param(key, name, &value) != 1) return 0;
+    if (EVP_PKEY_get_bn_param(key, name, &value) != 1) {
+        ERR_clear_error(); /* a public key: not an error worth keeping in the thread's queue */
+        return 0;
+    }
     BN_clear_free(value);
     return 1;
 }

@@ -24,18 +24,20 @@ public final class AsymmetricKey: @unchecked Sendable {
     /// True when the private part is held.
     public let isPrivate: Bool
 
-    /// Takes ownership of `pointer`, a key OpenSSL made or parsed.
+    /// Takes ownership of `pointer`, a key OpenSSL made or parsed; frees it when it is not a supported key.
     init(taking pointer: OpaquePointer) throws(CryptoError) {
-        self.pointer = pointer
-        isPrivate = clavis_pkey_has_private(pointer) == 1
         let bits = Int(EVP_PKEY_get_bits(pointer))
         if clavis_pkey_is_rsa(pointer) == 1 {
             kind = .rsa(bits: bits)
         } else if let curve = EllipticCurve(rawValue: bits) {
             kind = .ellipticCurve(curve)
         } else {
+            // Nothing owns the key yet (deinit does not run for an object whose initialiser threw).
+            EVP_PKEY_free(pointer)
             throw .invalidInput("unsupported key of \(bits) bits")
         }
+        self.pointer = pointer
+        isPrivate = clavis_pkey_has_private(pointer) == 1
     }
 
     deinit {
