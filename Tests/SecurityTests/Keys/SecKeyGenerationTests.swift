@@ -138,6 +138,16 @@ import Testing
         #expect(allVerified)
     }
 
+    @Test func hugeRSAPublicKeyAnswersParam() {
+        // RSAPublicKey { modulus: 16,384 bits, publicExponent: 65537 }, well-formed DER beyond any size Apple takes.
+        let modulus = Data([0x40]) + Data(repeating: 0x55, count: 2046) + Data([0x01])
+        let der =
+            Data([0x30, 0x82, 0x08, 0x09, 0x02, 0x82, 0x08, 0x00]) + modulus + Data([0x02, 0x03, 0x01, 0x00, 0x01])
+        let (key, error) = makeKey(der, type: kSecAttrKeyTypeRSA, keyClass: kSecAttrKeyClassPublic)
+        #expect(key == nil)
+        #expect(code(error) == Int(errSecParam))
+    }
+
     @Test func descriptionNamesTheKeyWithoutItsBytes() throws {
         let key = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let scalar = try externalRepresentation(key).suffix(32).hexString

@@ -8,7 +8,7 @@ import Testing
 /// The vectors are those of jedda/ECIES (MIT licence), `ecies_test.go`, `TestExternalDecryptSuccess`: each
 /// plaintext is the vector's name; the private keys, given there as SEC 1 DER, are written here in Apple's X9.63
 /// form (04 ‖ X ‖ Y ‖ K).
-@Suite struct AppleECIESVectorTests {
+@Suite struct SecKeyAppleVectorTests {
     struct Vector: Sendable, CustomTestStringConvertible {
         let name: String
         let algorithm: String
