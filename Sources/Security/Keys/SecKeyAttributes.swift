@@ -32,7 +32,15 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     case .ellipticCurve: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeECSECPrimeRandom
     case .rsa: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeRSA
     }
-    for case (let name as String, let value) in key.givenAttributes { attributes[name] = value }
+    // The caller's tag, label and usage flags are kept; what the key itself says (class, type, sizes, label hash,
+    // data) is never overridden by an attribute given when it was made.
+    let derived: Set<String> = [
+        kSecAttrKeyClass as String, kSecAttrKeyType as String, kSecAttrKeySizeInBits as String,
+        kSecAttrEffectiveKeySize as String, kSecAttrApplicationLabel as String, kSecValueData as String,
+    ]
+    for case (let name as String, let value) in key.givenAttributes where !derived.contains(name) {
+        attributes[name] = value
+    }
     return NSDictionary(dictionary: attributes)
 }
 

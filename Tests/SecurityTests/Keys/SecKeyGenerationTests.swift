@@ -24,7 +24,10 @@ import Testing
             type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256,
             extra: [
                 kSecAttrLabel as String: "signing key",
-                kSecPrivateKeyAttrs as String: [kSecAttrApplicationTag as String: tag],
+                kSecPrivateKeyAttrs as String: [
+                    kSecAttrApplicationTag as String: tag, kSecAttrCanDecrypt as String: false,
+                    kSecAttrKeyClass as String: kSecAttrKeyClassPublic,
+                ],
             ])
         let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
         #expect(attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String)
@@ -35,6 +38,7 @@ import Testing
         #expect(attributes[kSecAttrLabel as String] as? String == "signing key")
         #expect(attributes[kSecAttrCanSign as String] as? Bool == true)
         #expect(attributes[kSecAttrCanVerify as String] as? Bool == false)
+        #expect(attributes[kSecAttrCanDecrypt as String] as? Bool == false)
         let publicBytes = try externalRepresentation(publicKey(of: key))
         let hash = Data(DigestAlgorithm.sha1.hash([UInt8](publicBytes)))
         #expect(attributes[kSecAttrApplicationLabel as String] as? Data == hash)
