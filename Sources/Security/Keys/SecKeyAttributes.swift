@@ -60,13 +60,13 @@ public func SecKeyIsAlgorithmSupported(
 }
 
 /// The plan for `algorithm` when `key` supports it for `operation`; otherwise reports Apple's
-/// `errSecUnimplemented` ("algorithm not supported by the key") and answers nil.
+/// `errSecParam` with Apple's text ("<algorithm>: algorithm not supported by the key <key>") and answers nil.
 func supportedPlan(
     _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm,
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> KeyAlgorithmPlan? {
     guard let plan = KeyAlgorithmPlan(algorithm), plan.supports(operation, with: key.key) else {
-        reportKeyError(errorOut, .unimplemented, "\(algorithm.rawValue): algorithm not supported by the key \(key)")
+        reportKeyError(errorOut, .param, "\(algorithm.rawValue): algorithm not supported by the key \(key)")
         return nil
     }
     return plan

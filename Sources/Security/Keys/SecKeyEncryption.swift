@@ -3,8 +3,8 @@ import ClavisCrypto
 
 /// Encrypts `plaintext` with a public key: RSA (raw, PKCS#1, OAEP, OAEP with AES-GCM) or Apple's ECIES.
 ///
-/// Returns nil with `errSecUnimplemented` when the key cannot run the algorithm and `errSecParam` for input it
-/// refuses (too long for the padding, a raw block that is not the modulus' length or not below it).
+/// Returns nil with `errSecParam` when the key cannot run the algorithm (Apple's "algorithm not supported by the
+/// key") and for input it refuses (too long for the padding, a raw block that is not the modulus' length or not below it).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCreateEncryptedData(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
@@ -30,8 +30,8 @@ public func SecKeyCreateEncryptedData(
 
 /// Decrypts `ciphertext` with a private key; the algorithm must be the one it was encrypted with.
 ///
-/// Returns nil with `errSecParam` when the ciphertext is malformed or does not authenticate, and
-/// `errSecUnimplemented` when the key cannot run the algorithm.
+/// Returns nil with `errSecParam` when the ciphertext is malformed or does not authenticate, and when the key
+/// cannot run the algorithm.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCreateDecryptedData(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,

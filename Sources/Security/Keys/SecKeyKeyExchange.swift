@@ -5,8 +5,8 @@ import ClavisCrypto
 /// it through the X9.63 KDF with `kSecKeyKeyExchangeParameterRequestedSize` (required) bytes of output and
 /// `kSecKeyKeyExchangeParameterSharedInfo` (optional).
 ///
-/// Returns nil with `errSecUnimplemented` when the key cannot run the algorithm and `errSecParam` for a public
-/// key on another curve or missing or bad parameters.
+/// Returns nil with `errSecParam` when the key cannot run the algorithm, for a public key on another curve, and
+/// for missing or bad parameters.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCopyKeyExchangeResult(
     _ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey, _ parameters: CFDictionary,

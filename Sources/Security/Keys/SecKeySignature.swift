@@ -3,9 +3,9 @@ import ClavisCrypto
 
 /// Signs `dataToSign` (a message or a digest, as `algorithm` says) with a private key.
 ///
-/// Returns nil with `errSecUnimplemented` when the key cannot run the algorithm (a public key, the other key
-/// type) and `errSecParam` for input the algorithm refuses (a digest of the wrong length, a raw RSA block that is
-/// not the modulus' length or not below it).
+/// Returns nil with `errSecParam`, as Apple does, both when the key cannot run the algorithm (a public key, the
+/// other key type) and for input the algorithm refuses (a digest of the wrong length, a raw RSA block that is not
+/// the modulus' length or not below it).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCreateSignature(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
@@ -26,7 +26,7 @@ public func SecKeyCreateSignature(
 }
 
 /// Checks `signature` over `signedData` with a public key: true when it verifies; false with
-/// `errSecVerifyFailed` when it does not (malformed signatures included), `errSecUnimplemented` when the key
+/// `errSecVerifyFailed` when it does not (malformed signatures included), `errSecParam` when the key
 /// cannot run the algorithm, `errSecParam` for input the algorithm refuses.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyVerifySignature(

@@ -89,3 +89,11 @@ extension Data {
 
 /// The code of an error handed back through an out-parameter.
 func code(_ error: CFError?) -> Int? { error.map { CFErrorGetCode($0) } }
+
+/// True for Apple's error when a key cannot run an algorithm: errSecParam, described as
+/// "<algorithm>: algorithm not supported by the key <key>".
+func notSupported(_ error: CFError?) -> Bool {
+    guard let error, CFErrorGetCode(error) == Int(errSecParam) else { return false }
+    let reason = CFErrorCopyUserInfo(error).object(forKey: "reason") as? String ?? ""
+    return reason.contains(": algorithm not supported by the key")
+}

@@ -85,7 +85,7 @@ import Testing
         #expect(encrypt(publicKey, .rsaEncryptionOAEPSHA256, Data(count: 128 - 2 * 32 - 2)).0 != nil)
     }
 
-    @Test func encryptingWithPrivateOrWrongTypeKeyAnswersUnimplemented() throws {
+    @Test func encryptingWithPrivateOrWrongTypeKeyAnswersParamAsApple() throws {
         let ec = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let rsa = try makePrivateKey(type: kSecAttrKeyTypeRSA, bits: 1024)
         for (key, algorithm) in [
@@ -95,10 +95,12 @@ import Testing
         ] {
             let (result, error) = encrypt(key, algorithm, Self.message)
             #expect(result == nil)
-            #expect(code(error) == Int(errSecUnimplemented))
+            #expect(code(error) == Int(errSecParam))
+            #expect(notSupported(error))
         }
         let (result, error) = decrypt(try publicKey(of: rsa), .rsaEncryptionOAEPSHA256, Data(count: 128))
         #expect(result == nil)
-        #expect(code(error) == Int(errSecUnimplemented))
+        #expect(code(error) == Int(errSecParam))
+        #expect(notSupported(error))
     }
 }

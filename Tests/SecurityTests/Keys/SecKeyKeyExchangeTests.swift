@@ -75,7 +75,8 @@ import Testing
         for key in [try publicKey(of: alice), rsa] {
             let (result, error) = exchange(key, .ecdhKeyExchangeStandard, try publicKey(of: alice), [:])
             #expect(result == nil)
-            #expect(code(error) == Int(errSecUnimplemented))
+            #expect(code(error) == Int(errSecParam))
+            #expect(notSupported(error))
         }
     }
 }

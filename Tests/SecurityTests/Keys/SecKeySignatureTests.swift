@@ -139,7 +139,7 @@ import Testing
         }
     }
 
-    @Test func wrongKeyClassOrTypeAnswersUnimplemented() throws {
+    @Test func wrongKeyClassOrTypeAnswersParamAsApple() throws {
         let ec = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let rsa = try makePrivateKey(type: kSecAttrKeyTypeRSA, bits: 1024)
         for (key, algorithm) in [
@@ -149,12 +149,14 @@ import Testing
         ] {
             let (signature, error) = sign(key, algorithm, Self.message)
             #expect(signature == nil)
-            #expect(code(error) == Int(errSecUnimplemented))
+            #expect(code(error) == Int(errSecParam))
+            #expect(notSupported(error))
         }
         let signature = try #require(sign(ec, .ecdsaSignatureMessageX962SHA256, Self.message).0)
         let (valid, error) = verify(ec, .ecdsaSignatureMessageX962SHA256, Self.message, signature)
         #expect(!valid)
-        #expect(code(error) == Int(errSecUnimplemented))
+        #expect(code(error) == Int(errSecParam))
+        #expect(notSupported(error))
     }
 
     @Test func digestOfTheWrongLengthAnswersParam() throws {
