@@ -11,6 +11,9 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     guard let publicBytes = try? inner.publicRepresentation() else { return nil }
     let isPrivate = inner.isPrivate
     var attributes: [String: Any] = [
+        kSecClass as String: kSecClassKey,
+        kSecAttrIsSensitive as String: kCFBooleanFalse!,
+        kSecAttrIsExtractable as String: kCFBooleanTrue!,
         kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
         kSecAttrKeySizeInBits as String: NSNumber(value: inner.bitCount),
         kSecAttrEffectiveKeySize as String: NSNumber(value: inner.bitCount),
@@ -37,6 +40,7 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     let derived: Set<String> = [
         kSecAttrKeyClass as String, kSecAttrKeyType as String, kSecAttrKeySizeInBits as String,
         kSecAttrEffectiveKeySize as String, kSecAttrApplicationLabel as String, kSecValueData as String,
+        kSecClass as String,
     ]
     for case (let name as String, let value) in key.givenAttributes where !derived.contains(name) {
         attributes[name] = value

@@ -30,6 +30,8 @@ import Testing
                 ],
             ])
         let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+        #expect(attributes[kSecClass as String] as? String == kSecClassKey as String)
+        #expect(attributes[kSecAttrIsExtractable as String] as? Bool == true)
         #expect(attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String)
         #expect(attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeECSECPrimeRandom as String)
         #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == 256)
