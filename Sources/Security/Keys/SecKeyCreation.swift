@@ -55,30 +55,36 @@ public func SecKeyCreateRandomKey(
 /// Makes a key from Apple's external representation: ANSI X9.63 (`04 ‖ X ‖ Y`, then `‖ K` for a private key) for
 /// EC, PKCS#1 DER (RSAPublicKey, RSAPrivateKey) for RSA.
 ///
-/// `attributes` must give `kSecAttrKeyType` and `kSecAttrKeyClass`. Malformed data (truncated, a point off the
-/// curve, trailing bytes) answers nil with an `errSecParam` error.
+/// `attributes` must give `kSecAttrKeyType` and `kSecAttrKeyClass` (Apple's codes, as strings or numbers).
+/// Malformed data (truncated, a point off the curve, trailing bytes) answers nil with an `errSecParam` error, as
+/// does an unknown type or class; a symmetric key answers `errSecUnimplemented`, as on Apple platforms.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCreateWithData(
     _ keyData: CFData, _ attributes: CFDictionary, _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecKey? {
     var given: [String: Any] = [:]
     for case (let name as String, let value) in attributes { given[name] = value }
-    let keyClass = given[kSecAttrKeyClass as String] as? String
+    let keyClass = keyTypeName(given[kSecAttrKeyClass as String])
+    if keyClass == kSecAttrKeyClassSymmetric as String {
+        reportKeyError(errorOut, .unimplemented, "Unsupported symmetric key type")
+        return nil
+    }
     guard keyClass == kSecAttrKeyClassPublic as String || keyClass == kSecAttrKeyClassPrivate as String else {
-        reportKeyError(errorOut, .param, "kSecAttrKeyClass must be public or private")
+        reportKeyError(errorOut, .param, "Unsupported key class")
         return nil
     }
     let isPrivate = keyClass == kSecAttrKeyClassPrivate as String
     let bytes = SecureBytes(copying: UnsafeRawBufferPointer(start: keyData.bytes, count: keyData.length))
     let typeName = keyTypeName(given[kSecAttrKeyType as String])
-    let algorithm = typeName == "73" ? "EC" : "RSA"
+    let algorithm = typeName == "42" ? "RSA" : "EC"
     do throws(CryptoError) {
         let key: AsymmetricKey
         switch typeName {
-        case "73": key = try AsymmetricKey.ellipticCurve(x963: bytes, isPrivate: isPrivate)
+        // 43 is Apple's older code for ECDSA keys, which it still reads as EC.
+        case "73", "43": key = try AsymmetricKey.ellipticCurve(x963: bytes, isPrivate: isPrivate)
         case "42": key = try AsymmetricKey.rsa(pkcs1: bytes, isPrivate: isPrivate)
         default:
-            reportKeyError(errorOut, .param, "unsupported kSecAttrKeyType")
+            reportKeyError(errorOut, .param, "Unsupported \(isPrivate ? "private" : "public") key type")
             return nil
         }
         given.removeValue(forKey: kSecAttrKeyType as String)
@@ -137,7 +143,8 @@ private func isTrue(_ value: Any?) -> Bool {
     (value as? NSNumber)?.boolValue ?? false
 }
 
-/// The `kSecAttrKeyType` value as Apple's decimal code ("73" for EC, "42" for RSA), from a string or number.
+/// A `kSecAttrKeyType` or `kSecAttrKeyClass` value as Apple's decimal code ("73" for EC, "42" for RSA, "1" for
+/// private), from a string or number.
 func keyTypeName(_ value: Any?) -> String? {
     if let text = value as? String { return text }
     if let number = value as? NSNumber { return number.stringValue }

@@ -144,6 +144,21 @@ import Testing
         #expect(allVerified)
     }
 
+    @Test func keyTypeAndClassMayBeNumbersAndSymmetricIsUnimplemented() throws {
+        let point = try externalRepresentation(publicKey(of: makePrivateKey(type: kSecAttrKeyTypeEC, bits: 256)))
+        var error: Unmanaged<CFError>?
+        let numeric = [kSecAttrKeyType as String: 73, kSecAttrKeyClass as String: 0] as CFDictionary
+        #expect(SecKeyCreateWithData(point as CFData, numeric, &error) != nil)
+        let symmetric =
+            [kSecAttrKeyType as String: kSecAttrKeyTypeAES, kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric]
+            as CFDictionary
+        #expect(SecKeyCreateWithData(Data(count: 32) as CFData, symmetric, &error) == nil)
+        #expect(code(error?.takeRetainedValue()) == Int(errSecUnimplemented))
+        let unknown = [kSecAttrKeyType as String: kSecAttrKeyTypeEC, kSecAttrKeyClass as String: "7"] as CFDictionary
+        #expect(SecKeyCreateWithData(point as CFData, unknown, &error) == nil)
+        #expect(code(error?.takeRetainedValue()) == Int(errSecParam))
+    }
+
     @Test func hugeRSAPublicKeyAnswersParam() {
         // RSAPublicKey { modulus: 16,384 bits, publicExponent: 65537 }, well-formed DER beyond any size Apple takes.
         let modulus = Data([0x40]) + Data(repeating: 0x55, count: 2046) + Data([0x01])
