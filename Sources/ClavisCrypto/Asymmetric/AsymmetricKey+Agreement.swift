@@ -9,7 +9,8 @@ extension AsymmetricKey {
             throw .invalidInput("key agreement needs a private EC key")
         }
         guard peer.kind == kind else { throw .invalidInput("the peer's key is not on \(curve.groupName)") }
-        let context = try PublicKeyContext(self)
+        let context = try borrowContext()
+        defer { returnContext(context) }
         try OpenSSLStatus.check(EVP_PKEY_derive_init(context.pointer), "EVP_PKEY_derive_init")
         if cofactor {
             try OpenSSLStatus.check(

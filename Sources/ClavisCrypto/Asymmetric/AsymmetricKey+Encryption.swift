@@ -13,7 +13,8 @@ extension AsymmetricKey {
         } else if plaintext.count > limit {
             throw .invalidInput("at most \(Swift.max(limit, 0)) bytes fit this key and padding, not \(plaintext.count)")
         }
-        let context = try PublicKeyContext(self)
+        let context = try borrowContext()
+        defer { returnContext(context) }
         try OpenSSLStatus.check(EVP_PKEY_encrypt_init(context.pointer), "EVP_PKEY_encrypt_init")
         try configure(context, padding)
         return try plaintext.withBytes { input, count throws(CryptoError) in
@@ -30,7 +31,8 @@ extension AsymmetricKey {
         guard ciphertext.count == blockByteCount else {
             throw .invalidInput("RSA ciphertext must be \(blockByteCount) bytes, not \(ciphertext.count)")
         }
-        let context = try PublicKeyContext(self)
+        let context = try borrowContext()
+        defer { returnContext(context) }
         try OpenSSLStatus.check(EVP_PKEY_decrypt_init(context.pointer), "EVP_PKEY_decrypt_init")
         try configure(context, padding)
         var length = blockByteCount

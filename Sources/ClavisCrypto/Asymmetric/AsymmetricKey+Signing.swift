@@ -10,7 +10,8 @@ extension AsymmetricKey {
         -> [UInt8]
     {
         guard isPrivate else { throw .invalidInput("signing needs a private key") }
-        let context = try PublicKeyContext(self)
+        let context = try borrowContext()
+        defer { returnContext(context) }
         try OpenSSLStatus.check(EVP_PKEY_sign_init(context.pointer), "EVP_PKEY_sign_init")
         try configure(context, digest: digest, algorithm: algorithm, padding: padding)
         return try digest.withBytes { input, count throws(CryptoError) in
@@ -25,7 +26,8 @@ extension AsymmetricKey {
     public func verify(signature: [UInt8], digest: [UInt8], algorithm: DigestAlgorithm?, padding: SignaturePadding)
         throws(CryptoError) -> Bool
     {
-        let context = try PublicKeyContext(self)
+        let context = try borrowContext()
+        defer { returnContext(context) }
         try OpenSSLStatus.check(EVP_PKEY_verify_init(context.pointer), "EVP_PKEY_verify_init")
         try configure(context, digest: digest, algorithm: algorithm, padding: padding)
         if padding == .none, signature.count != blockByteCount { return false }

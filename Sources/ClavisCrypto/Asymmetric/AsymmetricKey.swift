@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 /// An EC or RSA key, public or private, held by OpenSSL; the one owner of its `EVP_PKEY`, freed (and, for a
 /// private key, cleansed by OpenSSL) in `deinit`.
@@ -23,6 +24,11 @@ public final class AsymmetricKey: @unchecked Sendable {
     public let kind: Kind
     /// True when the private part is held.
     public let isPrivate: Bool
+    /// Contexts made for this key and idle: making one costs about as much as a fifth of a P-256 signature, so an
+    /// operation borrows one and gives it back.
+    private let idleContexts = Mutex<[PublicKeyContext]>([])
+    /// At most this many idle contexts are kept.
+    private static let idleContextLimit = 4
 
     /// Takes ownership of `pointer`, a key OpenSSL made or parsed; frees it when it is not a supported key.
     init(taking pointer: OpaquePointer) throws(CryptoError) {
@@ -59,6 +65,19 @@ public final class AsymmetricKey: @unchecked Sendable {
         }
         guard let pointer = clavis_rsa_generate(bits) else { throw OpenSSLStatus.failure("EVP_PKEY_Q_keygen") }
         return try AsymmetricKey(taking: pointer)
+    }
+
+    /// An idle context for this key, or a new one; hand it back with `returnContext` when the operation is over.
+    func borrowContext() throws(CryptoError) -> PublicKeyContext {
+        if let context = idleContexts.withLock({ $0.popLast() }) { return context }
+        return try PublicKeyContext(self)
+    }
+
+    /// Keeps `context` for the next operation (its next `…_init` call resets it), unless enough are kept.
+    func returnContext(_ context: PublicKeyContext) {
+        idleContexts.withLock { idle in
+            if idle.count < Self.idleContextLimit { idle.append(context) }
+        }
     }
 
     /// The key's size in bits: the curve's or the modulus'.

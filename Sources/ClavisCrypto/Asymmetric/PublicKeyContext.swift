@@ -1,11 +1,13 @@
 internal import COpenSSL
 
-/// Owns one `EVP_PKEY_CTX` for one operation with one key, freed in `deinit`.
-final class PublicKeyContext {
+/// Owns one `EVP_PKEY_CTX` for operations with one key, freed in `deinit`; each operation starts with its
+/// `…_init` call, which resets whatever the previous one configured.
+///
+/// The context holds its own reference to the key's `EVP_PKEY`. Used by one caller at a time: the key's pool of
+/// idle contexts hands each out to one borrower, so the unchecked `Sendable` only lets it cross that pool's lock.
+final class PublicKeyContext: @unchecked Sendable {
     /// The owned context; valid for the lifetime of this object.
     let pointer: OpaquePointer
-    /// The key, kept alive as long as the context refers to it.
-    private let key: AsymmetricKey
 
     /// Creates a context for operations with `key`.
     init(_ key: AsymmetricKey) throws(CryptoError) {
@@ -13,7 +15,6 @@ final class PublicKeyContext {
             throw OpenSSLStatus.failure("EVP_PKEY_CTX_new_from_pkey")
         }
         self.pointer = pointer
-        self.key = key
     }
 
     deinit {
