@@ -79,6 +79,21 @@ import Testing
         #expect(try copy.publicRepresentation() == publicKey.publicRepresentation())
     }
 
+    @Test func reusedContextsKeepNoSettingsFromTheOperationBefore() throws {
+        let key = try AsymmetricKey.generateRSA(bits: 1024)
+        let publicKey = try key.publicKey()
+        let digest = DigestAlgorithm.sha256.hash([7])
+        let first = try key.sign(digest: digest, algorithm: .sha256, padding: .pkcs1v15)
+        for _ in 0..<3 {
+            // PSS, OAEP and raw settings in between must not leak into the deterministic PKCS#1 v1.5 signature.
+            _ = try key.sign(digest: DigestAlgorithm.sha384.hash([7]), algorithm: .sha384, padding: .pss)
+            let sealed = try publicKey.encrypt(SecureBytes([1, 2, 3]), padding: .oaep(.sha384))
+            #expect(try key.decrypt(sealed, padding: .oaep(.sha384)).unprotectedBytes() == [1, 2, 3])
+            #expect(try key.sign(digest: digest, algorithm: .sha256, padding: .pkcs1v15) == first)
+            #expect(try publicKey.verify(signature: first, digest: digest, algorithm: .sha256, padding: .pkcs1v15))
+        }
+    }
+
     @Test func rsaEncryptionRoundTripsWithEachPadding() throws {
         let key = try AsymmetricKey.generateRSA(bits: 1024)
         let publicKey = try key.publicKey()
