@@ -3,11 +3,17 @@
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
+#include <openssl/param_build.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 /* OSSL_PARAM keys are macros naming string literals; these helpers give Swift
    parameters whose key pointers live for the whole program. */
@@ -30,6 +36,163 @@ static inline OSSL_PARAM clavis_kdf_param_digest_sha256(void) {
 
 static inline OSSL_PARAM clavis_mac_param_digest_sha256(void) {
     return OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
+}
+
+/* The digest parameter naming `md`, whose name lives as long as the (static) digest object. */
+static inline OSSL_PARAM clavis_kdf_param_digest(const EVP_MD *md) {
+    return OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)EVP_MD_get0_name(md), 0);
+}
+
+/* Asymmetric keys. Every function below frees what it allocates before it returns, except the EVP_PKEY it
+   hands back, which the caller's owning Swift type frees. */
+
+/* A new EC key on the named group ("P-256", "P-384", "P-521"); NULL on failure. */
+static inline EVP_PKEY *clavis_ec_generate(const char *group) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", group);
+}
+
+/* A new RSA key of `bits` bits with public exponent 65537; NULL on failure. */
+static inline EVP_PKEY *clavis_rsa_generate(size_t bits) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", bits);
+}
+
+/* An EC key from an uncompressed point and, when `scalar` is not NULL, a big-endian private scalar. The point
+   must lie on the curve and, for a private key, belong to the scalar; NULL otherwise. */
+static inline EVP_PKEY *clavis_ec_from_data(const char *group, const unsigned char *point, size_t point_length,
+                                            const unsigned char *scalar, size_t scalar_length) {
+    EVP_PKEY *key = NULL;
+    OSSL_PARAM_BLD *builder = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    BIGNUM *private_scalar = NULL;
+    EVP_PKEY_CTX *context = NULL;
+    int ok = builder != NULL
+        && OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, group, 0)
+        && OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, point, point_length);
+    if (ok && scalar != NULL) {
+        private_scalar = BN_secure_new();
+        ok = private_scalar != NULL && BN_bin2bn(scalar, (int)scalar_length, private_scalar) != NULL
+            && OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_PRIV_KEY, private_scalar);
+    }
+    if (ok) ok = (params = OSSL_PARAM_BLD_to_param(builder)) != NULL;
+    if (ok) ok = (context = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL)) != NULL;
+    if (ok) ok = EVP_PKEY_fromdata_init(context) == 1;
+    if (ok) ok = EVP_PKEY_fromdata(context, &key, scalar != NULL ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY,
+                                   params) == 1;
+    EVP_PKEY_CTX_free(context);
+    context = NULL;
+    if (ok) ok = (context = EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL)) != NULL;
+    if (ok) ok = EVP_PKEY_public_check(context) == 1;
+    if (ok && scalar != NULL) ok = EVP_PKEY_pairwise_check(context) == 1;
+    EVP_PKEY_CTX_free(context);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(builder);
+    BN_clear_free(private_scalar);
+    if (!ok) {
+        EVP_PKEY_free(key);
+        return NULL;
+    }
+    return key;
+}
+
+/* Writes the key's uncompressed public point into `out` (room for `capacity` bytes); its length, or 0. */
+static inline size_t clavis_ec_public_point(const EVP_PKEY *key, unsigned char *out, size_t capacity) {
+    size_t length = 0;
+    if (EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, out, capacity, &length) != 1) return 0;
+    return length;
+}
+
+/* Writes the private scalar, left-padded to `length` bytes, into `out`; 1 on success. */
+static inline int clavis_ec_private_scalar(const EVP_PKEY *key, unsigned char *out, size_t length) {
+    BIGNUM *scalar = NULL;
+    if (EVP_PKEY_get_bn_param(key, OSSL_PKEY_PARAM_PRIV_KEY, &scalar) != 1) return 0;
+    int ok = BN_bn2binpad(scalar, out, (int)length) == (int)length;
+    BN_clear_free(scalar);
+    return ok;
+}
+
+/* 1 when the key holds a private part (an EC scalar or an RSA private exponent). */
+static inline int clavis_pkey_has_private(const EVP_PKEY *key) {
+    BIGNUM *value = NULL;
+    const char *name = EVP_PKEY_is_a(key, "RSA") ? OSSL_PKEY_PARAM_RSA_D : OSSL_PKEY_PARAM_PRIV_KEY;
+    if (EVP_PKEY_get_bn_param(key, name, &value) != 1) {
+        ERR_clear_error(); /* a public key: not an error worth keeping in the thread's queue */
+        return 0;
+    }
+    BN_clear_free(value);
+    return 1;
+}
+
+/* 1 for an RSA key, 0 otherwise. */
+static inline int clavis_pkey_is_rsa(const EVP_PKEY *key) { return EVP_PKEY_is_a(key, "RSA"); }
+
+/* A PKCS#1 RSAPublicKey (private == 0) or RSAPrivateKey (private == 1) parsed from DER; NULL unless the
+   whole input is one well-formed structure. */
+static inline EVP_PKEY *clavis_rsa_from_der(const unsigned char *der, size_t length, int private_key) {
+    const unsigned char *cursor = der;
+    EVP_PKEY *key = private_key ? d2i_PrivateKey(EVP_PKEY_RSA, NULL, &cursor, (long)length)
+                                : d2i_PublicKey(EVP_PKEY_RSA, NULL, &cursor, (long)length);
+    if (key != NULL && cursor != der + length) {
+        EVP_PKEY_free(key);
+        return NULL;
+    }
+    return key;
+}
+
+/* The PKCS#1 DER of the key's public (private == 0) or private part written to `out` when it is not NULL;
+   the length (also when `out` is NULL), or 0 on failure. */
+static inline size_t clavis_rsa_to_der(const EVP_PKEY *key, unsigned char *out, int private_key) {
+    unsigned char *cursor = out;
+    int length = private_key ? i2d_PrivateKey(key, out != NULL ? &cursor : NULL)
+                             : i2d_PublicKey(key, out != NULL ? &cursor : NULL);
+    return length > 0 ? (size_t)length : 0;
+}
+
+/* A public-only copy of the key (its public DER or point re-read); NULL on failure. */
+static inline EVP_PKEY *clavis_pkey_public_copy(EVP_PKEY *key) {
+    unsigned char *der = NULL;
+    int length = i2d_PUBKEY(key, &der);
+    if (length <= 0) return NULL;
+    const unsigned char *cursor = der;
+    EVP_PKEY *copy = d2i_PUBKEY(NULL, &cursor, length);
+    OPENSSL_free(der);
+    return copy;
+}
+
+/* Converts a DER ECDSA-Sig-Value to r ‖ s, each left-padded to `half` bytes; 1 on success (0 for bad DER,
+   trailing bytes or numbers wider than `half`). */
+static inline int clavis_ecdsa_der_to_raw(const unsigned char *der, size_t length, unsigned char *out,
+                                          size_t half) {
+    const unsigned char *cursor = der;
+    ECDSA_SIG *signature = d2i_ECDSA_SIG(NULL, &cursor, (long)length);
+    if (signature == NULL) return 0;
+    int ok = cursor == der + length
+        && BN_bn2binpad(ECDSA_SIG_get0_r(signature), out, (int)half) == (int)half
+        && BN_bn2binpad(ECDSA_SIG_get0_s(signature), out + half, (int)half) == (int)half;
+    ECDSA_SIG_free(signature);
+    return ok;
+}
+
+/* Converts r ‖ s (each `half` bytes) to a DER ECDSA-Sig-Value in `out` (room for `capacity` bytes); its
+   length, or 0. */
+static inline size_t clavis_ecdsa_raw_to_der(const unsigned char *raw, size_t half, unsigned char *out,
+                                             size_t capacity) {
+    ECDSA_SIG *signature = ECDSA_SIG_new();
+    BIGNUM *r = BN_bin2bn(raw, (int)half, NULL);
+    BIGNUM *s = BN_bin2bn(raw + half, (int)half, NULL);
+    size_t result = 0;
+    if (signature != NULL && r != NULL && s != NULL && ECDSA_SIG_set0(signature, r, s) == 1) {
+        r = NULL;
+        s = NULL;
+        int length = i2d_ECDSA_SIG(signature, NULL);
+        if (length > 0 && (size_t)length <= capacity) {
+            unsigned char *cursor = out;
+            if (i2d_ECDSA_SIG(signature, &cursor) == length) result = (size_t)length;
+        }
+    }
+    BN_free(r);
+    BN_free(s);
+    ECDSA_SIG_free(signature);
+    return result;
 }
 
 #endif

@@ -79,6 +79,8 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
         public static let interactionNotAllowed = Code(rawValue: -25308)
         /// `errSecDecode`.
         public static let decode = Code(rawValue: -26275)
+        /// `errSecVerifyFailed`: a signature did not verify.
+        public static let verifyFailed = Code(rawValue: -67808)
         /// `errSecMissingEntitlement`.
         public static let missingEntitlement = Code(rawValue: -34018)
 

@@ -50,6 +50,7 @@ extension KeychainError.Code {
         -67586: "The client ID is not correct.",
         -67587: "A device reset has occurred.",
         -67588: "A device failure has occurred.",
+        -67808: "A cryptographic verification failure has occurred.",
         -34020: "Client is restricted and is not permitted to perform this operation.",
     ]
 }

@@ -22,6 +22,8 @@ final class FetchedCipher: @unchecked Sendable {
     static let aes256GCM = FetchedCipher("AES-256-GCM")
     /// AES-256 one block at a time, for the kept key wrap (`AESKeyWrapKey`).
     static let aes256ECB = FetchedCipher("AES-256-ECB")
+    /// AES-128 in Galois/Counter Mode.
+    static let aes128GCM = FetchedCipher("AES-128-GCM")
 }
 
 /// The HMAC implementation, fetched once per process (immutable and reference-counted, like `FetchedCipher`).
@@ -38,4 +40,29 @@ final class FetchedMAC: @unchecked Sendable {
 
     /// HMAC.
     static let hmac = FetchedMAC("HMAC")
+}
+
+/// One digest implementation fetched once per process (immutable and reference-counted, like `FetchedCipher`):
+/// hashing or signing with a legacy `EVP_sha256()` object looks the implementation up again on every call.
+final class FetchedDigest: @unchecked Sendable {
+    /// The fetched digest; valid for the lifetime of this object.
+    let pointer: OpaquePointer
+
+    private init(_ name: String) {
+        guard let pointer = EVP_MD_fetch(nil, name, nil) else { fatalError("OpenSSL provides no \(name)") }
+        self.pointer = pointer
+    }
+
+    deinit { EVP_MD_free(pointer) }
+
+    /// SHA-1.
+    static let sha1 = FetchedDigest("SHA1")
+    /// SHA-224.
+    static let sha224 = FetchedDigest("SHA224")
+    /// SHA-256.
+    static let sha256 = FetchedDigest("SHA256")
+    /// SHA-384.
+    static let sha384 = FetchedDigest("SHA384")
+    /// SHA-512.
+    static let sha512 = FetchedDigest("SHA512")
 }

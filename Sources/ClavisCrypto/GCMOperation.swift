@@ -6,24 +6,26 @@ final class GCMOperation {
     private let context: CipherContext
     private let encrypting: Bool
 
-    /// Initialises `context` (fresh, or one a finished operation of the same direction used) with the cipher, a
-    /// 96-bit nonce and the key.
-    init(encrypting: Bool, key: SecureBytes, nonce: [UInt8], context: CipherContext, isFresh: Bool)
-        throws(CryptoError)
-    {
-        guard key.count == AESGCM.keyByteCount else {
-            throw .invalidKeySize(expected: AESGCM.keyByteCount, actual: key.count)
+    /// Initialises `context` (fresh, or one a finished operation of the same direction, cipher and nonce length
+    /// used) with the cipher, the nonce (callers check its length) and the key.
+    init(
+        encrypting: Bool, key: SecureBytes, nonce: [UInt8], context: CipherContext, isFresh: Bool,
+        cipher: FetchedCipher = .aes256GCM
+    ) throws(CryptoError) {
+        let keyByteCount = Int(EVP_CIPHER_get_key_length(cipher.pointer))
+        guard key.count == keyByteCount else {
+            throw .invalidKeySize(expected: keyByteCount, actual: key.count)
         }
-        precondition(nonce.count == AESGCM.nonceByteCount, "GCMOperation needs a 96-bit nonce")
+        precondition(!nonce.isEmpty, "GCMOperation needs a nonce")
         self.encrypting = encrypting
         self.context = context
         let ctx = context.pointer
         let direction: Int32 = encrypting ? 1 : 0
         if isFresh {
             try OpenSSLStatus.check(
-                EVP_CipherInit_ex(ctx, FetchedCipher.aes256GCM.pointer, nil, nil, nil, direction), "EVP_CipherInit_ex")
+                EVP_CipherInit_ex(ctx, cipher.pointer, nil, nil, nil, direction), "EVP_CipherInit_ex")
             try OpenSSLStatus.check(
-                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, Int32(AESGCM.nonceByteCount), nil),
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, Int32(nonce.count), nil),
                 "EVP_CIPHER_CTX_ctrl(EVP_CTRL_AEAD_SET_IVLEN)")
         }
         // A reused context keeps its cipher and nonce length; the new key and nonce replace the old ones.

@@ -10,6 +10,7 @@ import Foundation
 //     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
 //     --cli-calls 0                 skips the command-line comparison
 //     --daemon off                  skips the rows through clavisd (the same calls over its socket, 8 clients)
+//   clavis-bench keys [--operations 1000]            (only the SecKey P-256 rows and openssl speed ecdsap256)
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
 //   clavis-bench daemon-worker SOCKET PREFIX COUNT   (one client process of the concurrent daemon check)
@@ -24,7 +25,31 @@ if arguments.first == "contend-worker" {
     exit(ContentionWorker.run(home: KeychainHome(path: arguments[1]), prefix: arguments[2], count: count))
 }
 
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+let operations = Int(option("--operations") ?? "1000") ?? 1000
+
 #if os(Linux)
+    /// The SecKey rows and OpenSSL's own figures for the same operations.
+    func printKeyRows() throws {
+        print("SecKey rows: Apple's API over OpenSSL, ECDSA P-256 with SHA-256 over 32 bytes")
+        for measurement in try KeyWorkloads.run(operations: operations) { print(measurement.row) }
+        print(KeyWorkloads.openSSLSpeed())
+    }
+
+    if arguments.first == "keys" {
+        do {
+            print(Measurement.header)
+            try printKeyRows()
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
     if arguments.first == "cli-worker" {
         guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
             FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
@@ -41,13 +66,7 @@ if arguments.first == "contend-worker" {
     }
 #endif
 
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
-}
-
 let sizes = (option("--sizes") ?? "1000,100000").split(separator: ",").compactMap { Int($0) }
-let operations = Int(option("--operations") ?? "1000") ?? 1000
 let keepDirectory = option("--keep-dir") ?? NSTemporaryDirectory() + "clavis-bench"
 let cliCalls = Int(option("--cli-calls") ?? "200") ?? 200
 let daemonRows = option("--daemon") != "off"
@@ -109,6 +128,10 @@ do {
         }
     }
     print(try ContentionWorker.measure(processes: 2, count: 1000))
+    #if os(Linux)
+        print(Measurement.header)
+        try printKeyRows()
+    #endif
     #if os(Linux)
         if cliCalls > 0 {
             switch CLIComparison.availability() {

@@ -18,6 +18,7 @@ import Testing
             (errSecNoSuchClass, -25306, "The specified item does not appear to be a valid keychain item."),
             (errSecInteractionNotAllowed, -25308, "User interaction is not allowed."),
             (errSecDecode, -26275, "Unable to decode the provided data."),
+            (errSecVerifyFailed, -67808, "A cryptographic verification failure has occurred."),
             (errSecMissingEntitlement, -34018, "A required entitlement isn't present."),
         ] as [(OSStatus, Int, String)])
     func statusHasApplesValueAndMessage(status: OSStatus, value: Int, message: String) {

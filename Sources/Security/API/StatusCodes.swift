@@ -128,6 +128,8 @@ public let errSecInsufficientClientID: OSStatus = -67586
 public let errSecDeviceReset: OSStatus = -67587
 /// -67588: A device failure has occurred.
 public let errSecDeviceFailed: OSStatus = -67588
+/// -67808: A cryptographic verification failure has occurred.
+public let errSecVerifyFailed: OSStatus = -67808
 /// -34018: A required entitlement isn't present.
 public let errSecMissingEntitlement: OSStatus = -34018
 /// -34020: Client is restricted and is not permitted to perform this operation.

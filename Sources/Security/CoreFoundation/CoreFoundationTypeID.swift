@@ -13,6 +13,7 @@ enum CoreFoundationTypeID: CFTypeID {
     case date = 42
     case error = 45
     case accessControl = 0x5343_4143
+    case key = 0x5343_4b59
     /// Any other object.
     case unknown = 1
 
@@ -20,6 +21,7 @@ enum CoreFoundationTypeID: CFTypeID {
     init(of object: AnyObject) {
         switch object {
         case is SecAccessControl: self = .accessControl
+        case is SecKey: self = .key
         case is NSNull: self = .null
         case is NSString: self = .string
         case is NSDictionary: self = .dictionary

@@ -1,0 +1,152 @@
+import ClavisCore
+import ClavisCrypto
+
+/// Generates a new private key (EC P-256/P-384/P-521 or RSA 1024–4096 bits) in memory.
+///
+/// `parameters` gives `kSecAttrKeyType` and `kSecAttrKeySizeInBits`, and may give `kSecPrivateKeyAttrs` and
+/// `kSecPublicKeyAttrs` (dictionaries) and attributes for both keys such as `kSecAttrApplicationTag` and
+/// `kSecAttrLabel`, which `SecKeyCopyAttributes` returns. Returns nil with an `errSecParam` error for a missing or
+/// unsupported type or size.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyCreateRandomKey(
+    _ parameters: CFDictionary, _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecKey? {
+    var shared: [String: Any] = [:]
+    for case (let name as String, let value) in parameters { shared[name] = value }
+    let privateAttributes = dictionary(shared.removeValue(forKey: kSecPrivateKeyAttrs as String))
+    let publicAttributes = dictionary(shared.removeValue(forKey: kSecPublicKeyAttrs as String))
+    // Keys are kept in memory only for now: storing the pair in the keychain (kSecClassKey items) and keys held
+    // by a token (the Secure Enclave) come with the keychain part of issue 12, so both answer errSecUnimplemented.
+    let permanent = [shared, privateAttributes].contains { isTrue($0[kSecAttrIsPermanent as String]) }
+    if permanent || shared[kSecAttrTokenID as String] != nil {
+        reportKeyError(errorOut, .unimplemented, "keys stored in the keychain or a token are not implemented yet")
+        return nil
+    }
+    let type = shared.removeValue(forKey: kSecAttrKeyType as String)
+    let size = integer(shared.removeValue(forKey: kSecAttrKeySizeInBits as String))
+    do throws(CryptoError) {
+        let key: AsymmetricKey
+        switch (keyTypeName(type), size) {
+        case ("73", let bits?):
+            guard let curve = EllipticCurve(rawValue: bits) else {
+                reportKeyError(errorOut, .param, "unsupported EC key size: \(bits)")
+                return nil
+            }
+            key = try AsymmetricKey.generate(curve: curve)
+        case ("42", let bits?):
+            guard AsymmetricKey.rsaBitRange.contains(bits), bits.isMultiple(of: 8) else {
+                reportKeyError(errorOut, .param, "unsupported RSA key size: \(bits)")
+                return nil
+            }
+            key = try AsymmetricKey.generateRSA(bits: bits)
+        default:
+            reportKeyError(errorOut, .param, "kSecAttrKeyType and kSecAttrKeySizeInBits must name a supported key")
+            return nil
+        }
+        return SecKey(
+            key: key, attributes: shared.merging(privateAttributes) { _, new in new },
+            publicKeyAttributes: shared.merging(publicAttributes) { _, new in new })
+    } catch {
+        reportKeyError(errorOut, .param, "key generation failed")
+        return nil
+    }
+}
+
+/// Makes a key from Apple's external representation: ANSI X9.63 (`04 ‖ X ‖ Y`, then `‖ K` for a private key) for
+/// EC, PKCS#1 DER (RSAPublicKey, RSAPrivateKey) for RSA.
+///
+/// `attributes` must give `kSecAttrKeyType` and `kSecAttrKeyClass` (Apple's codes, as strings or numbers).
+/// Malformed data (truncated, a point off the curve, trailing bytes) answers nil with an `errSecParam` error, as
+/// does an unknown type or class; a symmetric key answers `errSecUnimplemented`, as on Apple platforms.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyCreateWithData(
+    _ keyData: CFData, _ attributes: CFDictionary, _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecKey? {
+    var given: [String: Any] = [:]
+    for case (let name as String, let value) in attributes { given[name] = value }
+    let keyClass = keyTypeName(given[kSecAttrKeyClass as String])
+    if keyClass == kSecAttrKeyClassSymmetric as String {
+        reportKeyError(errorOut, .unimplemented, "Unsupported symmetric key type")
+        return nil
+    }
+    guard keyClass == kSecAttrKeyClassPublic as String || keyClass == kSecAttrKeyClassPrivate as String else {
+        reportKeyError(errorOut, .param, "Unsupported key class")
+        return nil
+    }
+    let isPrivate = keyClass == kSecAttrKeyClassPrivate as String
+    let bytes = SecureBytes(copying: UnsafeRawBufferPointer(start: keyData.bytes, count: keyData.length))
+    let typeName = keyTypeName(given[kSecAttrKeyType as String])
+    let algorithm = typeName == "42" ? "RSA" : "EC"
+    do throws(CryptoError) {
+        let key: AsymmetricKey
+        switch typeName {
+        // 43 is Apple's older code for ECDSA keys, which it still reads as EC.
+        case "73", "43": key = try AsymmetricKey.ellipticCurve(x963: bytes, isPrivate: isPrivate)
+        case "42": key = try AsymmetricKey.rsa(pkcs1: bytes, isPrivate: isPrivate)
+        default:
+            reportKeyError(errorOut, .param, "Unsupported \(isPrivate ? "private" : "public") key type")
+            return nil
+        }
+        given.removeValue(forKey: kSecAttrKeyType as String)
+        given.removeValue(forKey: kSecAttrKeyClass as String)
+        given.removeValue(forKey: kSecAttrKeySizeInBits as String)
+        return SecKey(key: key, attributes: given)
+    } catch {
+        reportKeyError(
+            errorOut, .param, "\(algorithm) \(isPrivate ? "private" : "public") key creation from data failed")
+        return nil
+    }
+}
+
+/// Returns the public key of a private key (or the key itself when it is public).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
+    guard key.key.isPrivate else { return key }
+    guard let publicKey = try? key.key.publicKey() else { return nil }
+    var attributes: [String: Any] = [:]
+    for case (let name as String, let value) in key.publicKeyAttributes { attributes[name] = value }
+    return SecKey(key: publicKey, attributes: attributes)
+}
+
+/// Returns the key's external representation: ANSI X9.63 for EC keys, PKCS#1 DER for RSA keys.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public func SecKeyCopyExternalRepresentation(
+    _ key: SecKey, _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    do throws(CryptoError) {
+        guard key.key.isPrivate else { return Data(try key.key.publicRepresentation()) as NSData }
+        // The caller asked for the private bytes: they leave the zeroing buffer only here, into the CFData.
+        return try key.key.privateRepresentation().withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+    } catch {
+        reportKeyError(errorOut, .param, "the key could not be exported")
+        return nil
+    }
+}
+
+/// The attributes in a nested attributes dictionary (empty when absent or not a dictionary).
+private func dictionary(_ value: Any?) -> [String: Any] {
+    guard let nested = value as? NSDictionary else { return [:] }
+    var result: [String: Any] = [:]
+    for case (let name as String, let value) in nested { result[name] = value }
+    return result
+}
+
+/// An integer given as a number or a decimal string.
+private func integer(_ value: Any?) -> Int? {
+    if let number = value as? NSNumber { return number.intValue }
+    if let text = value as? String { return Int(text) }
+    return nil
+}
+
+/// A boolean given as a boolean or number.
+private func isTrue(_ value: Any?) -> Bool {
+    (value as? NSNumber)?.boolValue ?? false
+}
+
+/// A `kSecAttrKeyType` or `kSecAttrKeyClass` value as Apple's decimal code ("73" for EC, "42" for RSA, "1" for
+/// private), from a string or number.
+func keyTypeName(_ value: Any?) -> String? {
+    if let text = value as? String { return text }
+    if let number = value as? NSNumber { return number.stringValue }
+    return nil
+}
