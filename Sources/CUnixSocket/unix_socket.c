@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <sys/time.h>
 #include <poll.h>
+#include <sched.h>
+#include <time.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -178,6 +180,24 @@ long clavis_socket_receive_some(int fd, void *buffer, size_t length) {
         ssize_t got = recv(fd, buffer, length, 0);
         if (got >= 0 || errno != EINTR) return (long)got;
     }
+}
+
+static long long clavis_monotonic_microseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+}
+
+long clavis_socket_receive_some_polling(int fd, void *buffer, size_t length, unsigned int poll_microseconds) {
+    long long deadline = clavis_monotonic_microseconds() + poll_microseconds;
+    while (poll_microseconds > 0) {
+        ssize_t got = recv(fd, buffer, length, MSG_DONTWAIT);
+        if (got >= 0) return (long)got;
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
+        if (clavis_monotonic_microseconds() >= deadline) break;
+        sched_yield();
+    }
+    return clavis_socket_receive_some(fd, buffer, length);
 }
 
 int clavis_socket_peer(int fd, int *pid, unsigned int *uid, unsigned int *gid) {

@@ -13,10 +13,23 @@ public final class SocketConnection {
     /// The descriptor.
     public let descriptor: Int32
 
-    /// Takes ownership of `descriptor`.
-    public init(descriptor: Int32) {
+    /// How long a receive that finds nothing waits awake (polling, and yielding the processor between tries) before
+    /// it sleeps, in microseconds; 0 sleeps at once.
+    ///
+    /// Waking a sleeping thread takes the kernel a wake-up across processors: 20 to 40 µs in a virtual machine,
+    /// longer than the daemon takes for a read. A client waits awake for a short answer, and the daemon for the next
+    /// request of a client that calls in a row; either sleeps once the wait runs longer (a write's `fdatasync`, an
+    /// idle connection), having spent at most this much processor time.
+    public let pollMicroseconds: UInt32
+
+    /// Takes ownership of `descriptor`; receives wait awake for up to `pollMicroseconds` before they sleep.
+    public init(descriptor: Int32, pollMicroseconds: UInt32 = 0) {
         self.descriptor = descriptor
+        self.pollMicroseconds = pollMicroseconds
     }
+
+    /// How long a client waits awake for an answer before it sleeps: most reads are answered within it.
+    public static let clientPollMicroseconds: UInt32 = 100
 
     /// Connects to the socket at `path`.
     ///
@@ -29,7 +42,7 @@ public final class SocketConnection {
         }
         // A daemon that stops answering (hung, or stopped in a debugger) fails the call rather than the process.
         _ = clavis_socket_receive_timeout(descriptor, Self.answerTimeoutSeconds)
-        self.init(descriptor: descriptor)
+        self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
     }
 
     /// How long a client waits for an answer before the call fails with `io`.
@@ -65,7 +78,8 @@ public final class SocketConnection {
     public func receive() throws(KeychainError) -> Frame? {
         // One receive usually brings the header and the whole body of a small frame: one system call per frame.
         while readAhead.count < Frame.headerSize {
-            guard try fillReadAhead() else {
+            // Waiting for a frame to begin, the connection may wait awake; the rest of a frame follows at once.
+            guard try fillReadAhead(polling: readAhead.isEmpty) else {
                 if readAhead.isEmpty { return nil }
                 throw KeychainError(.io, "the keychain connection broke in the middle of a message")
             }
@@ -103,9 +117,10 @@ public final class SocketConnection {
     /// once read and when the connection ends.
     private var readAhead = ReadAhead()
 
-    /// One receive into the read-ahead buffer; false at the end of the stream.
-    private func fillReadAhead() throws(KeychainError) -> Bool {
-        let received = readAhead.fill { clavis_socket_receive_some(descriptor, $0, $1) }
+    /// One receive into the read-ahead buffer, waiting awake first when `polling`; false at the end of the stream.
+    private func fillReadAhead(polling: Bool = false) throws(KeychainError) -> Bool {
+        let poll = polling ? pollMicroseconds : 0
+        let received = readAhead.fill { clavis_socket_receive_some_polling(descriptor, $0, $1, poll) }
         guard received >= 0 else {
             throw KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
         }

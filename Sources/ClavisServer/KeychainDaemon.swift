@@ -80,6 +80,9 @@ public final class KeychainDaemon: Sendable {
 
     /// The most connections one user may hold open at once; more are closed at once.
     static let connectionsPerUser = 64
+    /// How long a connection's thread waits awake for the client's next request before it sleeps (`SocketConnection
+    /// .pollMicroseconds`): a client calling in a row is served without a wake-up between its calls.
+    static let nextRequestPollMicroseconds: UInt32 = 100
     /// How long a connection may sit between requests, and a request take to arrive, in seconds.
     static let idleSeconds: Int32 = 600
     private let openConnections = Mutex<[UInt32: Int]>([:])
@@ -87,7 +90,7 @@ public final class KeychainDaemon: Sendable {
     /// Serves `connection` on a thread of its own, unless its user already holds `connectionsPerUser`: one user's
     /// idle connections cannot take every thread from the others.
     private func admit(_ descriptor: Int32) {
-        let connection = SocketConnection(descriptor: descriptor)
+        let connection = SocketConnection(descriptor: descriptor, pollMicroseconds: Self.nextRequestPollMicroseconds)
         var pid: Int32 = 0
         var peerUID: UInt32 = 0
         var gid: UInt32 = 0

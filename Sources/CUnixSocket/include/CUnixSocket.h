@@ -59,6 +59,11 @@ int clavis_socket_receive_all(int fd, void *buffer, size_t length);
 /// or -1 with errno set.
 long clavis_socket_receive_some(int fd, void *buffer, size_t length);
 
+/// As `clavis_socket_receive_some`, but first polls without sleeping for up to `poll_microseconds`, yielding the
+/// processor between tries, and only then waits asleep: an answer (or a next request) that comes within that time
+/// is taken without the cross-processor wake-up of a sleeping thread.
+long clavis_socket_receive_some_polling(int fd, void *buffer, size_t length, unsigned int poll_microseconds);
+
 /// The peer's process, user and group at connect time (SO_PEERCRED); 0, or -1 with errno set.
 int clavis_socket_peer(int fd, int *pid, unsigned int *uid, unsigned int *gid);
 
