@@ -122,6 +122,18 @@ static inline int clavis_pkey_has_private(const EVP_PKEY *key) {
     return 1;
 }
 
+/* Asks for an error, not OpenSSL 3.2's "implicit rejection" (random bytes), when PKCS#1 v1.5 padding does not check
+   out on decryption: Apple's SecKey answers errSecParam there. OpenSSL 3.0 and 3.1 know no such parameter, ignore
+   it, and always fail. 1 on success. */
+static inline int clavis_pkey_ctx_refuse_implicit_rejection(EVP_PKEY_CTX *context) {
+    unsigned int implicit = 0;
+    OSSL_PARAM parameters[] = {
+        OSSL_PARAM_construct_uint("implicit-rejection", &implicit),
+        OSSL_PARAM_construct_end(),
+    };
+    return EVP_PKEY_CTX_set_params(context, parameters);
+}
+
 /* 1 for an RSA key, 0 otherwise. */
 static inline int clavis_pkey_is_rsa(const EVP_PKEY *key) { return EVP_PKEY_is_a(key, "RSA"); }
 

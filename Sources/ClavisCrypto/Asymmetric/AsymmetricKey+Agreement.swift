@@ -16,7 +16,10 @@ extension AsymmetricKey {
             try OpenSSLStatus.check(
                 EVP_PKEY_CTX_set_ecdh_cofactor_mode(context.pointer, 1), "EVP_PKEY_CTX_set_ecdh_cofactor_mode")
         }
-        try OpenSSLStatus.check(EVP_PKEY_derive_set_peer(context.pointer, peer.pointer), "EVP_PKEY_derive_set_peer")
+        // Every AsymmetricKey's public point was checked when it was made (generated, or imported through
+        // `clavis_ec_from_data`): OpenSSL need not check it again on every derivation.
+        try OpenSSLStatus.check(
+            EVP_PKEY_derive_set_peer_ex(context.pointer, peer.pointer, 0), "EVP_PKEY_derive_set_peer_ex")
         var length = curve.coordinateByteCount
         return try SecureBytes.filling(count: length) { output throws(CryptoError) in
             try OpenSSLStatus.check(EVP_PKEY_derive(context.pointer, output, &length), "EVP_PKEY_derive")

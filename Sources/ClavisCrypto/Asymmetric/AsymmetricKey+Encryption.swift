@@ -52,6 +52,8 @@ extension AsymmetricKey {
             try setPadding(context, RSA_NO_PADDING)
         case .pkcs1:
             try setPadding(context, RSA_PKCS1_PADDING)
+            try OpenSSLStatus.check(
+                clavis_pkey_ctx_refuse_implicit_rejection(context.pointer), "EVP_PKEY_CTX_set_params")
         case .oaep(let digest):
             try setPadding(context, RSA_PKCS1_OAEP_PADDING)
             try OpenSSLStatus.check(

@@ -4,8 +4,9 @@ import Synchronization
 /// An EC or RSA key, public or private, held by OpenSSL; the one owner of its `EVP_PKEY`, freed (and, for a
 /// private key, cleansed by OpenSSL) in `deinit`.
 ///
-/// Immutable once made: every operation creates its own `EVP_PKEY_CTX`, and OpenSSL allows one `EVP_PKEY` to be
-/// used by several threads at once in that way, so instances are shared freely.
+/// Immutable once made, and shared freely across threads: each operation borrows an `EVP_PKEY_CTX` of its own from
+/// the idle ones (taken and given back under a `Mutex`, so one context has one user at a time) or makes one, and
+/// OpenSSL allows one `EVP_PKEY` to be used by several threads at once in that way.
 public final class AsymmetricKey: @unchecked Sendable {
     /// The algorithm and size of a key.
     public enum Kind: Sendable, Hashable {

@@ -71,6 +71,10 @@ enum KeyAlgorithmPlan {
         let isRSA: Bool
         if case .rsa = key.kind { isRSA = true } else { isRSA = false }
         switch (self, operation) {
+        case (.signature(let signature), _) where signature.padding == .pss:
+            // Apple checks that PSS fits the modulus first: a block of at least two digests and two bytes.
+            guard let digest = signature.digest, key.blockByteCount >= 2 * digest.byteCount + 2 else { return false }
+            return isRSA && (operation == .sign ? key.isPrivate : operation == .verify && !key.isPrivate)
         case (.signature(let signature), .sign): return signature.isRSA == isRSA && key.isPrivate
         case (.signature(let signature), .verify): return signature.isRSA == isRSA && !key.isPrivate
         case (.rsaEncryption, .encrypt), (.rsaHybrid, .encrypt): return isRSA && !key.isPrivate

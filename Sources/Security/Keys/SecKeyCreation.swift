@@ -17,7 +17,9 @@ public func SecKeyCreateRandomKey(
     let publicAttributes = dictionary(shared.removeValue(forKey: kSecPublicKeyAttrs as String))
     // Keys are kept in memory only for now: storing the pair in the keychain (kSecClassKey items) and keys held
     // by a token (the Secure Enclave) come with the keychain part of issue 12, so both answer errSecUnimplemented.
-    let permanent = [shared, privateAttributes].contains { isTrue($0[kSecAttrIsPermanent as String]) }
+    let permanent = [shared, privateAttributes, publicAttributes].contains {
+        isTrue($0[kSecAttrIsPermanent as String])
+    }
     if permanent || shared[kSecAttrTokenID as String] != nil {
         reportKeyError(errorOut, .unimplemented, "keys stored in the keychain or a token are not implemented yet")
         return nil

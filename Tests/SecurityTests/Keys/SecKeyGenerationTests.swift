@@ -78,6 +78,7 @@ import Testing
         for extra in [
             [kSecAttrIsPermanent as String: true],
             [kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true]],
+            [kSecPublicKeyAttrs as String: [kSecAttrIsPermanent as String: true]],
             [kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave],
         ] as [[String: Any]] {
             var parameters: [String: Any] = [

@@ -117,6 +117,17 @@ import Testing
         }
     }
 
+    @Test func pssIsUnsupportedWhenTwoDigestsDoNotFitTheModulus() throws {
+        let key = try makePrivateKey(type: kSecAttrKeyTypeRSA, bits: 1024)
+        let publicKey = try publicKey(of: key)
+        // 128-byte blocks: SHA-384 (2 x 48 + 2) fits, SHA-512 (2 x 64 + 2) does not, as in Apple's check.
+        #expect(SecKeyIsAlgorithmSupported(key, .sign, .rsaSignatureMessagePSSSHA384))
+        #expect(!SecKeyIsAlgorithmSupported(key, .sign, .rsaSignatureMessagePSSSHA512))
+        #expect(!SecKeyIsAlgorithmSupported(publicKey, .verify, .rsaSignatureDigestPSSSHA512))
+        #expect(SecKeyIsAlgorithmSupported(publicKey, .verify, .rsaSignatureDigestPSSSHA256))
+        #expect(!SecKeyIsAlgorithmSupported(publicKey, .sign, .rsaSignatureDigestPSSSHA256))
+    }
+
     @Test func rfc4754SignaturesAreTwoCoordinatesLong() throws {
         for (bits, length) in [(256, 64), (384, 96), (521, 132)] {
             let key = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: bits)
