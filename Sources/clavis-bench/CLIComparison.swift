@@ -61,8 +61,9 @@
             return lines
         }
 
-        /// Inside the D-Bus session: stores the same secrets with `secret-tool`, then times both commands call by
-        /// call, alternating, and prints a row for each and their ratio.
+        /// Inside the D-Bus session: stores the same secrets with `secret-tool`, then times the commands call by call,
+        /// alternating (`clavis` on the keychain itself, `clavis` through a clavisd on it, `secret-tool` through
+        /// gnome-keyring-daemon), and prints a row for each and the ratios.
         static func worker(home: String, calls: Int, clavis: String) -> Int32 {
             setenv("CLAVIS_HOME", home, 1)
             guard let secretTool = ChildProcess.find("secret-tool") else { return 2 }
@@ -75,43 +76,62 @@
                     return 1
                 }
             }
+            // The same keychain through a clavisd, as secret-tool goes through gnome-keyring-daemon.
+            let daemon: DaemonWorkloads.Daemon
+            do {
+                daemon = try DaemonWorkloads.Daemon(home: home, registering: clavis, as: "clavis")
+            } catch {
+                print("clavisd did not start: \(error)")
+                return 1
+            }
+            defer { daemon.stop() }
             var peer = Measurement(name: "secret-tool lookup", storeSize: calls)
             var ours = Measurement(name: "clavis find -w", storeSize: calls)
+            var oursThroughDaemon = Measurement(name: "clavis find -w (daemon)", storeSize: calls)
             let warmUp = min(10, calls)
             for round in 0..<(warmUp + calls) {
                 let index = round % calls
                 var peerRun: (status: Int32, output: [UInt8]) = (0, [])
                 var ourRun: (status: Int32, output: [UInt8]) = (0, [])
+                var ourDaemonRun: (status: Int32, output: [UInt8]) = (0, [])
                 let peerCall = {
                     peerRun = ChildProcess.run(secretTool, ["lookup", "bench", "cli", "id", String(index)])
                 }
-                let ourCall = {
-                    ourRun = ChildProcess.run(
-                        clavis, ["find-generic-password", "-a", "acct-\(index)", "-s", "bench.service", "-w"])
+                let arguments = ["find-generic-password", "-a", "acct-\(index)", "-s", "bench.service", "-w"]
+                let ourCall = { ourRun = ChildProcess.run(clavis, arguments) }
+                let ourDaemonCall = {
+                    setenv("CLAVIS_SOCKET", daemon.socket, 1)
+                    ourDaemonRun = ChildProcess.run(clavis, arguments)
+                    unsetenv("CLAVIS_SOCKET")
                 }
                 if round < warmUp {
                     peerCall()
                     ourCall()
+                    ourDaemonCall()
                 } else {
                     peer.time(peerCall)
                     ours.time(ourCall)
+                    oursThroughDaemon.time(ourDaemonCall)
                 }
                 // secret-tool prints the secret as stored; clavis -w ends it with a newline.
                 guard peerRun.status == 0, peerRun.output == Workloads.secret(index) else {
                     print("secret-tool lookup \(index) failed with status \(peerRun.status)")
                     return 1
                 }
-                guard ourRun.status == 0, ourRun.output == Workloads.secret(index) + [0x0A] else {
-                    print("clavis find-generic-password \(index) failed with status \(ourRun.status)")
+                for (run, mode) in [(ourRun, "embedded"), (ourDaemonRun, "through clavisd")]
+                where run.status != 0 || run.output != Workloads.secret(index) + [0x0A] {
+                    print("clavis find-generic-password \(index) (\(mode)) failed with status \(run.status)")
                     return 1
                 }
             }
             print(ours.row)
+            print(oursThroughDaemon.row)
             print(peer.row)
             print(
                 String(
-                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx",
-                    ours.percentile(0.5) / peer.percentile(0.5)))
+                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded, %.2fx through clavisd",
+                    ours.percentile(0.5) / peer.percentile(0.5),
+                    oursThroughDaemon.percentile(0.5) / peer.percentile(0.5)))
             return 0
         }
     }

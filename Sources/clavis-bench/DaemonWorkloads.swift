@@ -13,20 +13,26 @@
             let socket: String
             let process = Process()
 
-            init(bench: BenchKeychain, accessGroup: String) throws {
+            /// A daemon on `bench`'s keychain with this executable registered as `accessGroup`.
+            convenience init(bench: BenchKeychain, accessGroup: String) throws {
+                let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+                try self.init(home: bench.home.path, registering: executable, as: accessGroup)
+            }
+
+            /// A daemon (the `clavisd` beside this executable) on the keychain in `home`, with `app` registered
+            /// under the application identifier (and so the default group) `identifier`.
+            init(home: String, registering app: String, as identifier: String) throws {
                 folder = NSTemporaryDirectory() + "clavis-bench-daemon-\(getpid())"
                 try? FileManager.default.removeItem(atPath: folder)
                 try FileManager.default.createDirectory(atPath: folder + "/apps", withIntermediateDirectories: true)
                 socket = folder + "/clavisd.sock"
-                let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-                let app: [String: Any] = ["executable": executable, "application-identifier": accessGroup]
-                try JSONSerialization.data(withJSONObject: app).write(
+                let registration: [String: Any] = ["executable": app, "application-identifier": identifier]
+                try JSONSerialization.data(withJSONObject: registration).write(
                     to: URL(fileURLWithPath: folder + "/apps/bench.json"))
+                let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
                 process.executableURL = URL(fileURLWithPath: executable).deletingLastPathComponent()
                     .appendingPathComponent("clavisd")
-                process.arguments = [
-                    "--user", "--socket", socket, "--state", bench.home.path, "--registry", folder + "/apps",
-                ]
+                process.arguments = ["--user", "--socket", socket, "--state", home, "--registry", folder + "/apps"]
                 let log = Pipe()
                 process.standardError = log
                 try process.run()
