@@ -129,9 +129,9 @@
             print(peer.row)
             print(
                 String(
-                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded, %.2fx through clavisd",
+                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded, %.2fx %@",
                     ours.percentile(0.5) / peer.percentile(0.5),
-                    oursThroughDaemon.percentile(0.5) / peer.percentile(0.5)))
+                    oursThroughDaemon.percentile(0.5) / peer.percentile(0.5), "through clavisd"))
             return 0
         }
     }
