@@ -127,11 +127,10 @@
             print(ours.row)
             print(oursThroughDaemon.row)
             print(peer.row)
-            print(
-                String(
-                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded, %.2fx %@",
-                    ours.percentile(0.5) / peer.percentile(0.5),
-                    oursThroughDaemon.percentile(0.5) / peer.percentile(0.5), "through clavisd"))
+            let embedded = ours.percentile(0.5) / peer.percentile(0.5)
+            let throughDaemon = oursThroughDaemon.percentile(0.5) / peer.percentile(0.5)
+            print(String(format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded,", embedded))
+            print(String(format: "    %.2fx through clavisd", throughDaemon))
             return 0
         }
     }
