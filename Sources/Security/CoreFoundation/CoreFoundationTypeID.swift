@@ -14,6 +14,7 @@ enum CoreFoundationTypeID: CFTypeID {
     case error = 45
     case accessControl = 0x5343_4143
     case key = 0x5343_4b59
+    case certificate = 0x5343_4345
     /// Any other object.
     case unknown = 1
 
@@ -22,6 +23,7 @@ enum CoreFoundationTypeID: CFTypeID {
         switch object {
         case is SecAccessControl: self = .accessControl
         case is SecKey: self = .key
+        case is SecCertificate: self = .certificate
         case is NSNull: self = .null
         case is NSString: self = .string
         case is NSDictionary: self = .dictionary
