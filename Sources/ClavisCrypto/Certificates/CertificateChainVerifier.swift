@@ -43,7 +43,7 @@ public struct CertificateChainVerifier: Sendable {
     public var trustsSystemAnchors = true
     /// The hashed directory of system anchors; nil for OpenSSL's default paths.
     public var systemAnchorDirectory: String? = "/etc/ssl/certs"
-    /// The name the leaf must be for (DNS names of the subject alternative names only, as Apple).
+    /// The name the leaf must be for: an IP address, or a DNS name (subject alternative names only, as Apple).
     public var hostname: String?
     /// What the leaf must be good for; nil for any.
     public var purpose: Purpose?
@@ -68,11 +68,15 @@ public struct CertificateChainVerifier: Sendable {
         if !anchors.isEmpty { X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN)) }
         if let time { X509_VERIFY_PARAM_set_time(parameters, time_t(time)) }
         if let hostname {
-            // Apple matches DNS names of the subject alternative names only, never the common name.
-            X509_VERIFY_PARAM_set_hostflags(
-                parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
-            guard X509_VERIFY_PARAM_set1_host(parameters, hostname, hostname.utf8.count) == 1 else {
-                throw OpenSSLStatus.failure("X509_VERIFY_PARAM_set1_host")
+            // An IPv4 or IPv6 address is matched against the iPAddress names; anything else against the DNS names,
+            // never the common name (Apple ignores it).
+            if X509_VERIFY_PARAM_set1_ip_asc(parameters, hostname) != 1 {
+                ERR_clear_error()
+                X509_VERIFY_PARAM_set_hostflags(
+                    parameters, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT | X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
+                guard X509_VERIFY_PARAM_set1_host(parameters, hostname, hostname.utf8.count) == 1 else {
+                    throw OpenSSLStatus.failure("X509_VERIFY_PARAM_set1_host")
+                }
             }
         }
         if let purpose {
@@ -94,7 +98,7 @@ public struct CertificateChainVerifier: Sendable {
         switch code {
         case X509_V_ERR_CERT_HAS_EXPIRED: .expired
         case X509_V_ERR_CERT_NOT_YET_VALID: .notYetValid
-        case X509_V_ERR_HOSTNAME_MISMATCH: .hostnameMismatch
+        case X509_V_ERR_HOSTNAME_MISMATCH, X509_V_ERR_IP_ADDRESS_MISMATCH: .hostnameMismatch
         case X509_V_ERR_INVALID_PURPOSE: .invalidPurpose
         case X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
             X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY,

@@ -18,7 +18,7 @@ struct TestPKI: Sendable {
         printf 'basicConstraints=critical,CA:true\nkeyUsage=critical,keyCertSign,cRLSign\nsubjectKeyIdentifier=hash\n' > ca.ext
         printf 'basicConstraints=CA:false\nkeyUsage=critical,digitalSignature,keyEncipherment\n' > leaf.ext
         printf 'extendedKeyUsage=serverAuth,clientAuth\nsubjectKeyIdentifier=hash\n' >> leaf.ext
-        printf 'subjectAltName=DNS:leaf.clavis.test,DNS:www.clavis.test,email:leaf@clavis.test\n' >> leaf.ext
+        printf 'subjectAltName=DNS:leaf.clavis.test,DNS:www.clavis.test,email:leaf@clavis.test,IP:192.0.2.7\n' >> leaf.ext
         printf 'basicConstraints=CA:false\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:other.example\n' > other.ext
         printf 'basicConstraints=CA:false\nextendedKeyUsage=clientAuth\nsubjectAltName=DNS:leaf.clavis.test\n' > client.ext
         printf 'basicConstraints=CA:false\n' > plain.ext

@@ -109,6 +109,14 @@ import Testing
         #expect(evaluate(sibling).1 == Int(errSecHostNameMismatch))
     }
 
+    @Test func ipAddressMatchesOnlyTheAlternativeIPAddress() throws {
+        #expect(evaluate(try makeTrust(["leaf", "int"], SecPolicyCreateSSL(true, "192.0.2.7" as CFString))).0)
+        let other = try makeTrust(["leaf", "int"], SecPolicyCreateSSL(true, "192.0.2.8" as CFString))
+        #expect(evaluate(other).1 == Int(errSecHostNameMismatch))
+        let dnsOnly = try makeTrust(["other", "int"], SecPolicyCreateSSL(true, "192.0.2.7" as CFString))
+        #expect(evaluate(dnsOnly).1 == Int(errSecHostNameMismatch))
+    }
+
     @Test func clientOnlyCertificateIsRefusedForAServer() throws {
         let server = try makeTrust(["client", "int"], SecPolicyCreateSSL(true, "leaf.clavis.test" as CFString))
         #expect(evaluate(server).1 == Int(errSecInvalidExtendedKeyUsage))
