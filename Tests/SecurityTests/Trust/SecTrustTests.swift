@@ -163,6 +163,25 @@ import Testing
         #expect(evaluate(trust).0)
     }
 
+    @Test func oneTrustIsEvaluatedFromManyTasksAtOnce() async throws {
+        let trust = try makeTrust(["leaf", "int"], SecPolicyCreateSSL(true, "leaf.clavis.test" as CFString))
+        let expired = try makeTrust(["expired", "int"], SecPolicyCreateBasicX509())
+        let outcomes = await withTaskGroup(of: (Bool, Int).self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    if index.isMultiple(of: 4) {
+                        _ = SecTrustSetVerifyDate(trust, Date() as CFDate)
+                    }
+                    return (SecTrustEvaluateWithError(trust, nil), SecTrustGetCertificateCount(expired))
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == 16)
+        #expect(outcomes.allSatisfy { $0 == (true, 3) })
+        #expect(evaluate(expired).1 == Int(errSecCertificateExpired))
+    }
+
     @Test func somethingOtherThanCertificatesAnswersErrSecParam() throws {
         let leaf = try testPKI().certificate("leaf")
         var trust: SecTrust?
