@@ -1,6 +1,9 @@
 #ifndef CLAVIS_COPENSSL_SHIM_H
 #define CLAVIS_COPENSSL_SHIM_H
 
+#include <string.h>
+#include <time.h>
+
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
@@ -14,6 +17,8 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
 
 /* OSSL_PARAM keys are macros naming string literals; these helpers give Swift
    parameters whose key pointers live for the whole program. */
@@ -206,5 +211,168 @@ static inline size_t clavis_ecdsa_raw_to_der(const unsigned char *raw, size_t ha
     ECDSA_SIG_free(signature);
     return result;
 }
+
+/* ---- X.509 certificates and chains ---- */
+
+/* One DER certificate; NULL unless the whole input is exactly one well-formed certificate. */
+static inline X509 *clavis_x509_from_der(const unsigned char *der, size_t length) {
+    if (length == 0 || length > 0x7fffffff) return NULL;
+    const unsigned char *cursor = der;
+    X509 *certificate = d2i_X509(NULL, &cursor, (long)length);
+    if (certificate == NULL) return NULL;
+    if (cursor != der + length) {
+        X509_free(certificate);
+        return NULL;
+    }
+    return certificate;
+}
+
+/* The DER of the subject (issuer == 0) or issuer name as the certificate holds it, written to `out` when not
+   NULL; its length, or -1. */
+static inline int clavis_x509_name_der(const X509 *certificate, int issuer, unsigned char *out) {
+    const X509_NAME *name = issuer ? X509_get_issuer_name(certificate) : X509_get_subject_name(certificate);
+    unsigned char *cursor = out;
+    int length = i2d_X509_NAME(name, out == NULL ? NULL : &cursor);
+    return length > 0 ? length : -1;
+}
+
+/* The value of the `index`th subject attribute `nid` in UTF-8, written to `out` when not NULL (room for
+   `capacity` bytes); its length, or -1 when there is no such attribute or it does not convert. */
+static inline int clavis_x509_subject_text(const X509 *certificate, int nid, int index, unsigned char *out,
+                                           int capacity) {
+    const X509_NAME *name = X509_get_subject_name(certificate);
+    int position = -1;
+    for (int found = 0; found <= index; found++) {
+        position = X509_NAME_get_index_by_NID(name, nid, position);
+        if (position < 0) return -1;
+    }
+    const ASN1_STRING *value = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, position));
+    unsigned char *text = NULL;
+    int length = ASN1_STRING_to_UTF8(&text, value);
+    if (length < 0) {
+        ERR_clear_error();
+        return -1;
+    }
+    if (out != NULL) {
+        if (length > capacity) length = -1;
+        else memcpy(out, text, (size_t)length);
+    }
+    OPENSSL_free(text);
+    return length;
+}
+
+/* The number of subject attributes `nid`. */
+static inline int clavis_x509_subject_count(const X509 *certificate, int nid) {
+    const X509_NAME *name = X509_get_subject_name(certificate);
+    int count = 0;
+    for (int position = -1; (position = X509_NAME_get_index_by_NID(name, nid, position)) >= 0;) count++;
+    return count;
+}
+
+/* The `index`th subject alternative name of `type` (GEN_EMAIL, GEN_DNS) as IA5 text, written to `out` when
+   not NULL (room for `capacity` bytes); its length, or -1 when there is none. */
+static inline int clavis_x509_alt_name(const X509 *certificate, int type, int index, unsigned char *out,
+                                       int capacity) {
+    GENERAL_NAMES *names = X509_get_ext_d2i(certificate, NID_subject_alt_name, NULL, NULL);
+    if (names == NULL) {
+        ERR_clear_error();
+        return -1;
+    }
+    int result = -1;
+    int found = 0;
+    for (int position = 0; position < sk_GENERAL_NAME_num(names); position++) {
+        const GENERAL_NAME *name = sk_GENERAL_NAME_value(names, position);
+        if (name->type != type) continue;
+        if (found++ < index) continue;
+        const ASN1_IA5STRING *text = name->d.ia5;
+        result = ASN1_STRING_length(text);
+        if (out != NULL) {
+            if (result > capacity) result = -1;
+            else memcpy(out, ASN1_STRING_get0_data(text), (size_t)result);
+        }
+        break;
+    }
+    GENERAL_NAMES_free(names);
+    return result;
+}
+
+/* The serial number's INTEGER in DER, written to `out` when not NULL; its length, or -1. */
+static inline int clavis_x509_serial_der(const X509 *certificate, unsigned char *out) {
+    unsigned char *cursor = out;
+    int length = i2d_ASN1_INTEGER(X509_get0_serialNumber(certificate), out == NULL ? NULL : &cursor);
+    return length > 0 ? length : -1;
+}
+
+/* notBefore (after == 0) or notAfter in seconds since 1970; 1 on success. */
+static inline int clavis_x509_validity(const X509 *certificate, int after, int64_t *seconds) {
+    const ASN1_TIME *time = after ? X509_get0_notAfter(certificate) : X509_get0_notBefore(certificate);
+    struct tm parts;
+    memset(&parts, 0, sizeof parts);
+    if (time == NULL || ASN1_TIME_to_tm(time, &parts) != 1) {
+        ERR_clear_error();
+        return 0;
+    }
+    *seconds = (int64_t)timegm(&parts);
+    return 1;
+}
+
+/* The subject key identifier, written to `out` when not NULL; its length, or -1 when absent. */
+static inline int clavis_x509_subject_key_id(const X509 *certificate, unsigned char *out) {
+    const ASN1_OCTET_STRING *identifier = X509_get0_subject_key_id((X509 *)certificate);
+    if (identifier == NULL) {
+        ERR_clear_error();
+        return -1;
+    }
+    int length = ASN1_STRING_length(identifier);
+    if (out != NULL) memcpy(out, ASN1_STRING_get0_data(identifier), (size_t)length);
+    return length;
+}
+
+/* The size of a NIST P-256/P-384/P-521 key in bits, or 0 for any other key (other curves, other algorithms). */
+static inline int clavis_pkey_nist_curve_bits(const EVP_PKEY *key) {
+    char group[64];
+    if (!EVP_PKEY_is_a(key, "EC") || EVP_PKEY_get_group_name(key, group, sizeof group, NULL) != 1) {
+        ERR_clear_error();
+        return 0;
+    }
+    switch (OBJ_sn2nid(group)) {
+    case NID_X9_62_prime256v1: return 256;
+    case NID_secp384r1: return 384;
+    case NID_secp521r1: return 521;
+    default: return 0;
+    }
+}
+
+/* The certificate's DER, written to `out` when not NULL; its length, or -1. */
+static inline int clavis_x509_to_der(X509 *certificate, unsigned char *out) {
+    unsigned char *cursor = out;
+    int length = i2d_X509(certificate, out == NULL ? NULL : &cursor);
+    return length > 0 ? length : -1;
+}
+
+/* Stacks of certificates: OpenSSL's sk_X509_* are macros, which Swift cannot call. */
+static inline STACK_OF(X509) *clavis_x509_stack_new(void) { return sk_X509_new_null(); }
+
+/* Appends a new reference to `certificate`; 1 on success. */
+static inline int clavis_x509_stack_push(STACK_OF(X509) *stack, X509 *certificate) {
+    if (X509_up_ref(certificate) != 1) return 0;
+    if (sk_X509_push(stack, certificate) <= 0) {
+        X509_free(certificate);
+        return 0;
+    }
+    return 1;
+}
+
+/* The number of certificates in the stack. */
+static inline int clavis_x509_stack_count(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
+
+/* A new reference to the `index`th certificate. */
+static inline X509 *clavis_x509_stack_copy(const STACK_OF(X509) *stack, int index) {
+    X509 *certificate = sk_X509_value(stack, index);
+    return certificate != NULL && X509_up_ref(certificate) == 1 ? certificate : NULL;
+}
+
+/* Frees the stack and the references it holds. */
+static inline void clavis_x509_stack_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
 
 #endif

@@ -81,6 +81,18 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
         public static let decode = Code(rawValue: -26275)
         /// `errSecVerifyFailed`: a signature did not verify.
         public static let verifyFailed = Code(rawValue: -67808)
+        /// `errSecInternal`: an internal error of the Security framework.
+        public static let `internal` = Code(rawValue: -26276)
+        /// `errSecHostNameMismatch`: a certificate is not for the hostname asked for.
+        public static let hostNameMismatch = Code(rawValue: -67602)
+        /// `errSecInvalidExtendedKeyUsage`: a certificate's extended key usage does not allow the purpose.
+        public static let invalidExtendedKeyUsage = Code(rawValue: -67609)
+        /// `errSecCertificateExpired`: a certificate's validity period is over.
+        public static let certificateExpired = Code(rawValue: -67818)
+        /// `errSecCertificateNotValidYet`: a certificate's validity period has not begun.
+        public static let certificateNotValidYet = Code(rawValue: -67819)
+        /// `errSecNotTrusted`: the chain does not end at a trusted anchor.
+        public static let notTrusted = Code(rawValue: -67843)
         /// `errSecMissingEntitlement`.
         public static let missingEntitlement = Code(rawValue: -34018)
 

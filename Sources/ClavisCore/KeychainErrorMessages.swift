@@ -51,6 +51,12 @@ extension KeychainError.Code {
         -67587: "A device reset has occurred.",
         -67588: "A device failure has occurred.",
         -67808: "A cryptographic verification failure has occurred.",
+        -26276: "An internal error occurred in the Security framework.",
+        -67602: "A host name mismatch has occurred.",
+        -67609: "The extended key usage is not valid.",
+        -67818: "An expired certificate was detected.",
+        -67819: "The certificate is not yet valid.",
+        -67843: "The trust policy was not trusted.",
         -34020: "Client is restricted and is not permitted to perform this operation.",
     ]
 }

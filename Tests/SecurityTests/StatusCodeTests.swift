@@ -18,7 +18,13 @@ import Testing
             (errSecNoSuchClass, -25306, "The specified item does not appear to be a valid keychain item."),
             (errSecInteractionNotAllowed, -25308, "User interaction is not allowed."),
             (errSecDecode, -26275, "Unable to decode the provided data."),
+            (errSecInternal, -26276, "An internal error occurred in the Security framework."),
+            (errSecHostNameMismatch, -67602, "A host name mismatch has occurred."),
+            (errSecInvalidExtendedKeyUsage, -67609, "The extended key usage is not valid."),
             (errSecVerifyFailed, -67808, "A cryptographic verification failure has occurred."),
+            (errSecCertificateExpired, -67818, "An expired certificate was detected."),
+            (errSecCertificateNotValidYet, -67819, "The certificate is not yet valid."),
+            (errSecNotTrusted, -67843, "The trust policy was not trusted."),
             (errSecMissingEntitlement, -34018, "A required entitlement isn't present."),
         ] as [(OSStatus, Int, String)])
     func statusHasApplesValueAndMessage(status: OSStatus, value: Int, message: String) {

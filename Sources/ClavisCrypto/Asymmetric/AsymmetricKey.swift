@@ -36,7 +36,8 @@ public final class AsymmetricKey: @unchecked Sendable {
         let bits = Int(EVP_PKEY_get_bits(pointer))
         if clavis_pkey_is_rsa(pointer) == 1 {
             kind = .rsa(bits: bits)
-        } else if let curve = EllipticCurve(rawValue: bits) {
+        } else if let curve = EllipticCurve(rawValue: Int(clavis_pkey_nist_curve_bits(pointer))) {
+            // Named by its group, not its size: a certificate may carry secp256k1 or brainpool keys of 256 bits.
             kind = .ellipticCurve(curve)
         } else {
             // Nothing owns the key yet (deinit does not run for an object whose initialiser threw).

@@ -128,8 +128,20 @@ public let errSecInsufficientClientID: OSStatus = -67586
 public let errSecDeviceReset: OSStatus = -67587
 /// -67588: A device failure has occurred.
 public let errSecDeviceFailed: OSStatus = -67588
+/// -26276: An internal error occurred in the Security framework.
+public let errSecInternal: OSStatus = -26276
+/// -67602: A host name mismatch has occurred.
+public let errSecHostNameMismatch: OSStatus = -67602
+/// -67609: The extended key usage is not valid.
+public let errSecInvalidExtendedKeyUsage: OSStatus = -67609
 /// -67808: A cryptographic verification failure has occurred.
 public let errSecVerifyFailed: OSStatus = -67808
+/// -67818: An expired certificate was detected.
+public let errSecCertificateExpired: OSStatus = -67818
+/// -67819: The certificate is not yet valid.
+public let errSecCertificateNotValidYet: OSStatus = -67819
+/// -67843: The trust policy was not trusted.
+public let errSecNotTrusted: OSStatus = -67843
 /// -34018: A required entitlement isn't present.
 public let errSecMissingEntitlement: OSStatus = -34018
 /// -34020: Client is restricted and is not permitted to perform this operation.

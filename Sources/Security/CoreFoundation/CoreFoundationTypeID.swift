@@ -14,6 +14,9 @@ enum CoreFoundationTypeID: CFTypeID {
     case error = 45
     case accessControl = 0x5343_4143
     case key = 0x5343_4b59
+    case certificate = 0x5343_4345
+    case policy = 0x5343_504f
+    case trust = 0x5343_5452
     /// Any other object.
     case unknown = 1
 
@@ -22,6 +25,9 @@ enum CoreFoundationTypeID: CFTypeID {
         switch object {
         case is SecAccessControl: self = .accessControl
         case is SecKey: self = .key
+        case is SecCertificate: self = .certificate
+        case is SecPolicy: self = .policy
+        case is SecTrust: self = .trust
         case is NSNull: self = .null
         case is NSString: self = .string
         case is NSDictionary: self = .dictionary
