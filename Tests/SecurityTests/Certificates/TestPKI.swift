@@ -66,6 +66,9 @@ struct TestPKI: Sendable {
     static func make() throws -> TestPKI {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clavis-pki-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The folder (test keys among its files) is removed when the test process exits.
+        madePKIFolder = folder.path
+        atexit { if let made = madePKIFolder { try? FileManager.default.removeItem(atPath: made) } }
         let output = try runProcess("/bin/sh", ["-c", script], currentDirectory: folder.path)
         guard output.status == 0 else {
             struct ScriptFailed: Error, CustomStringConvertible { var description: String }
@@ -99,6 +102,9 @@ struct TestPKI: Sendable {
         return try Data(contentsOf: URL(fileURLWithPath: "\(messagePath).sig"))
     }
 }
+
+/// The folder `TestPKI.make()` made, removed at exit (it is made once, before any suite reads it).
+nonisolated(unsafe) private var madePKIFolder: String?
 
 /// The test certificates, made on first use and shared by every suite.
 let sharedTestPKI = Result { try TestPKI.make() }
