@@ -9,26 +9,24 @@ struct QueryDictionary {
 
     /// Reads `dictionary`; a key that is not a string is `errSecParam`.
     ///
-    /// Foundation's own `NSDictionary` and `NSMutableDictionary` hand out their pairs in one pass from storage. For
-    /// any subclass, the keys are walked first (`keyEnumerator()`), and only once every one of them is known to be a
-    /// string is any value looked up, by that string: looking up or hashing some foreign keys traps (an `NSDate`
-    /// holding NaN), and Foundation's bulk accessors look each key up again for a subclass. A subclass that lists a
-    /// key it then cannot find is `errSecParam` as well.
+    /// Foundation's own `NSDictionary` and `NSMutableDictionary` hand out their pairs in one pass from storage
+    /// (`getObjects(_:andKeys:count:)`). For any subclass, the keys are walked first (`keyEnumerator()`), and only
+    /// once every one of them is known to be a string is any value looked up, by that string: looking up or hashing
+    /// some foreign keys traps (an `NSDate` holding NaN), and Foundation's bulk accessors look each key up again for
+    /// a subclass. A subclass that lists a key it then cannot find is `errSecParam` as well.
     init(_ dictionary: NSDictionary) throws(KeychainError) {
         let kind = type(of: dictionary)
         if kind == NSDictionary.self || kind == NSMutableDictionary.self {
             // Foundation's own classes hand out their pairs from storage in one pass, hashing and comparing nothing.
-            var entries: [String: Any] = Dictionary(minimumCapacity: dictionary.count)
-            var foreignKey = false
-            dictionary.enumerateKeysAndObjects(options: []) { key, value, stop in
-                guard let name = key as? String else {
-                    foreignKey = true
-                    stop.pointee = true
-                    return
-                }
+            let count = dictionary.count
+            var keys: [Any] = []
+            var values: [Any] = []
+            dictionary.getObjects(&values, andKeys: &keys, count: count)
+            var entries: [String: Any] = Dictionary(minimumCapacity: count)
+            for (key, value) in zip(keys, values) {
+                guard let name = key as? String else { throw KeychainError(.param, "a query key is not a string") }
                 entries[name] = value
             }
-            guard !foreignKey else { throw KeychainError(.param, "a query key is not a string") }
             self.entries = entries
             return
         }
