@@ -16,18 +16,13 @@ public enum AttributeCodec {
             let code = Array(key.rawValue.utf8)
             writer.byte(UInt8(code.count))
             writer.raw(code)
-            writer.raw(tagged(value))
+            append(value, to: &writer)
         }
         return writer.bytes
     }
 
     /// Appends one value with its kind tag: also the canonical form a digest is computed over.
-    public static func append(_ value: AttributeValue, to bytes: inout [UInt8]) {
-        bytes += tagged(value)
-    }
-
-    private static func tagged(_ value: AttributeValue) -> [UInt8] {
-        var writer = ByteWriter()
+    public static func append(_ value: AttributeValue, to writer: inout ByteWriter) {
         switch value {
         case .string(let string):
             writer.byte(1)
@@ -45,7 +40,6 @@ public enum AttributeCodec {
             writer.byte(5)
             writer.uint64(date.timeIntervalSinceReferenceDate.bitPattern)
         }
-        return writer.bytes
     }
 
     /// Decodes what `encode` wrote.

@@ -15,6 +15,9 @@ public struct ByteWriter: Sendable {
     /// An empty writer.
     public init() {}
 
+    /// An empty writer with room for `capacity` bytes before it grows.
+    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     /// Appends one byte.
     public mutating func byte(_ value: UInt8) { bytes.append(value) }
 

@@ -29,9 +29,12 @@ final class IndexDigests {
 
     /// The digest of one attribute's value.
     func digest(of key: AttributeKey, _ value: AttributeValue) -> [UInt8] {
-        var message = Array("attr:\(key.rawValue):".utf8)
+        var message = ByteWriter(capacity: 64)
+        message.raw("attr:".utf8)
+        message.raw(key.rawValue.utf8)
+        message.byte(UInt8(ascii: ":"))
         AttributeCodec.append(value, to: &message)
-        return mac(message, byteCount: Self.lookupByteCount)
+        return mac(message.bytes, byteCount: Self.lookupByteCount)
     }
 
     /// The digest of an item's primary key: each primary-key attribute in order, absent ones as "" or 0.
@@ -47,7 +50,10 @@ final class IndexDigests {
         of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue], accessGroup: AttributeValue,
         synchronizable: AttributeValue
     ) -> [UInt8] {
-        var message = Array("primary:\(itemClass.rawValue):".utf8)
+        var message = ByteWriter(capacity: 128)
+        message.raw("primary:".utf8)
+        message.raw(itemClass.rawValue.utf8)
+        message.byte(UInt8(ascii: ":"))
         let kinds = itemClass.attributeKinds
         for key in itemClass.primaryKey {
             let value =
@@ -58,7 +64,7 @@ final class IndexDigests {
                 }
             AttributeCodec.append(value, to: &message)
         }
-        return mac(message, byteCount: Self.primaryKeyByteCount)
+        return mac(message.bytes, byteCount: Self.primaryKeyByteCount)
     }
 
     private func mac(_ message: [UInt8], byteCount: Int) -> [UInt8] {
