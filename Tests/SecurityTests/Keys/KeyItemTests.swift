@@ -97,6 +97,47 @@ import Testing
         #expect(foundPublic == (try publicKey(of: key)))
     }
 
+    @Test func aPermanentKeyKeepsItsAccessGroupAccessibilityAndAccessControl() throws {
+        let tag = uniqueTag()
+        var error: Unmanaged<CFError>?
+        let access = try #require(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, &error)
+        )
+        let key = try makePrivateKey(
+            type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256,
+            extra: [
+                kSecAttrAccessGroup as String: TestKeychain.sharedGroup,
+                kSecPrivateKeyAttrs as String: [
+                    kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag,
+                    kSecAttrAccessControl as String: access,
+                ],
+            ])
+        let (status, result) = find(
+            [kSecAttrApplicationTag as String: tag],
+            [kSecReturnAttributes as String: true, kSecReturnRef as String: true])
+        #expect(status == errSecSuccess)
+        let item = try #require(result as? [String: Any])
+        #expect(item[kSecAttrAccessGroup as String] as? String == TestKeychain.sharedGroup)
+        #expect(
+            item[kSecAttrAccessible as String] as? String == kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String)
+        #expect(item[kSecAttrAccessControl as String] is SecAccessControl)
+        #expect(item[kSecValueRef as String].map { $0 as! SecKey } == key)
+
+        // In a group the caller does not hold, nothing is made or stored, with SecItemAdd's status.
+        let foreign: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+            kSecAttrIsPermanent as String: true, kSecAttrAccessGroup as String: TestKeychain.foreignGroup,
+            kSecAttrApplicationTag as String: tag,
+        ]
+        #expect(SecKeyCreateRandomKey(foreign as CFDictionary, &error) == nil)
+        #expect(error.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecMissingEntitlement))
+        let (all, references) = find(
+            [kSecAttrApplicationTag as String: tag, kSecMatchLimit as String: kSecMatchLimitAll],
+            [kSecReturnPersistentRef as String: true])
+        #expect(all == errSecSuccess)
+        #expect((references as? [Data])?.count == 1)
+    }
+
     @Test func aKeyAddedByReferenceCarriesTheAttributesDerivedFromIt() throws {
         let key = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
         let tag = uniqueTag()
@@ -272,7 +313,7 @@ import Testing
         #expect(error.map { CFErrorGetCode($0.takeRetainedValue()) } == Int(errSecUnimplemented))
     }
 
-    @Test func aStoredPrivateKeyAppearsInNoKeychainFileInClear() throws {
+    @Test func aStoredPrivateKeyAppearsInNoKeychainFileOrLogInClear() throws {
         let home = try makeTemporaryFolder("clavis-key-items") + "/home"
         let keys = try withKeychainHome(home) {
             try [(kSecAttrKeyTypeECSECPrimeRandom, 256), (kSecAttrKeyTypeRSA, 2048)].map { type, bits in
@@ -288,14 +329,25 @@ import Testing
                 ? try Data(contentsOf: URL(fileURLWithPath: home + "/" + name)) : nil
         }
         #expect(files.reduce(0) { $0 + $1.count } > 0)
+        // Through clavisd (whose state folder is the keychain's), the access log records the key items' calls.
+        let log = try? Data(contentsOf: URL(fileURLWithPath: home + "/access.log"))
+        #expect((log != nil) == (TestKeychain.daemon != nil))
+        if let log {
+            #expect(String(decoding: log, as: UTF8.self).contains("\"keys\""))
+        }
         for key in keys {
             let representation = try externalRepresentation(key)
             // The private scalar of an EC key (after 04 ‖ X ‖ Y), or any 32 bytes from the middle of an RSA key.
             let secretPart =
                 representation.count == 97 ? representation.suffix(32) : representation.dropFirst(600).prefix(32)
-            for file in files {
+            let encodings = [
+                Data(secretPart), Data(secretPart.hexString.utf8), Data(secretPart.base64EncodedString().utf8),
+            ]
+            for file in files + [log ?? Data()] {
                 #expect(file.range(of: representation) == nil)
-                #expect(file.range(of: Data(secretPart)) == nil, "private key bytes found in clear")
+                for encoding in encodings {
+                    #expect(file.range(of: encoding) == nil, "private key bytes found in clear")
+                }
             }
         }
     }
