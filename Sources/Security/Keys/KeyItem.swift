@@ -96,7 +96,8 @@ enum KeyItem {
     }
 
     /// The attributes Apple derives from a key: class, type, sizes, application label (SHA-1 of the public key's
-    /// external representation) and the usage flags `SecKeyCopyAttributes` reports.
+    /// external representation), `perm` (an item is in the keychain) and the usage flags `SecKeyCopyAttributes`
+    /// reports.
     private static func derivedAttributes(of key: AsymmetricKey, publicBytes: [UInt8]) -> [AttributeKey:
         AttributeValue]
     {
@@ -111,7 +112,7 @@ enum KeyItem {
             .keyType: .number(type),
             .keySizeInBits: .number(Int64(key.bitCount)), .effectiveKeySize: .number(Int64(key.bitCount)),
             .applicationLabel: .data(Data(DigestAlgorithm.sha1.hash(publicBytes))),
-            .isSensitive: .bool(false), .isExtractable: .bool(true), .canDerive: .bool(true),
+            .isPermanent: .bool(true), .isSensitive: .bool(false), .isExtractable: .bool(true), .canDerive: .bool(true),
             .canSign: .bool(isPrivate), .canDecrypt: .bool(isPrivate), .canUnwrap: .bool(isPrivate),
             .canVerify: .bool(!isPrivate), .canEncrypt: .bool(!isPrivate), .canWrap: .bool(!isPrivate),
         ]

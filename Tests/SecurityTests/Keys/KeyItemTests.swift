@@ -154,6 +154,8 @@ import Testing
         #expect(attributes[kSecAttrEffectiveKeySize as String] as? Int == 384)
         #expect(attributes[kSecAttrApplicationLabel as String] as? Data == (try applicationLabel(key)))
         #expect(attributes[kSecAttrApplicationTag as String] as? Data == tag)
+        #expect(attributes[kSecAttrIsPermanent as String] as? Bool == true)
+        #expect(attributes[kSecAttrCanSign as String] as? Bool == true)
         #expect(attributes[kSecValueData as String] == nil)
 
         let (status, data) = find([kSecAttrApplicationTag as String: tag], [kSecReturnData as String: true])
@@ -191,6 +193,29 @@ import Testing
         let attributes = try #require(publicResult as? [String: Any])
         #expect(attributes[kSecAttrApplicationLabel as String] as? Data == (try applicationLabel(key)))
         #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == 256)
+    }
+
+    @Test func symmetricKeyBytesAreStoredAsGivenAndHaveNoReference() throws {
+        let tag = uniqueTag()
+        let bytes = Data((0..<32).map { UInt8($0) })
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecValueData as String: bytes,
+            kSecAttrKeyClass as String: kSecAttrKeyClassSymmetric, kSecAttrApplicationTag as String: tag,
+        ]
+        #expect(SecItemAdd(add as CFDictionary, nil) == errSecSuccess)
+        let (status, result) = find(
+            [kSecAttrApplicationTag as String: tag],
+            [kSecReturnData as String: true, kSecReturnAttributes as String: true])
+        #expect(status == errSecSuccess)
+        let item = try #require(result as? [String: Any])
+        #expect(item[kSecValueData as String] as? Data == bytes)
+        #expect(item[kSecAttrKeyClass as String] as? Int == 2)
+        #expect(item[kSecAttrKeySizeInBits as String] as? Int == 256)
+        // Clavis has no symmetric SecKey: a reference asked for alone comes back empty, as a password's does.
+        let (referenceStatus, reference) = find(
+            [kSecAttrApplicationTag as String: tag], [kSecReturnRef as String: true])
+        #expect(referenceStatus == errSecSuccess)
+        #expect(reference == nil)
     }
 
     @Test func theSameKeyUnderTheSameTagIsDuplicateItem() throws {
