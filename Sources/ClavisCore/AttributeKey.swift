@@ -68,7 +68,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     /// `kSecAttrPath`.
     public static let path = AttributeKey(rawValue: "path")
 
-    // Keys and certificates: named for their primary keys; their stores come later.
+    // Keys and certificates.
     /// `kSecAttrKeyClass`.
     public static let keyClass = AttributeKey(rawValue: "kcls")
     /// `kSecAttrApplicationLabel`.
@@ -85,6 +85,38 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     public static let startDate = AttributeKey(rawValue: "sdat")
     /// Key validity end.
     public static let endDate = AttributeKey(rawValue: "edat")
+    /// `kSecAttrIsPermanent`.
+    public static let isPermanent = AttributeKey(rawValue: "perm")
+    /// `kSecAttrIsPrivate`.
+    public static let isPrivate = AttributeKey(rawValue: "priv")
+    /// `kSecAttrIsModifiable`.
+    public static let isModifiable = AttributeKey(rawValue: "modi")
+    /// `kSecAttrIsSensitive`.
+    public static let isSensitive = AttributeKey(rawValue: "sens")
+    /// `kSecAttrWasAlwaysSensitive`.
+    public static let wasAlwaysSensitive = AttributeKey(rawValue: "asen")
+    /// `kSecAttrIsExtractable`.
+    public static let isExtractable = AttributeKey(rawValue: "extr")
+    /// `kSecAttrWasNeverExtractable`.
+    public static let wasNeverExtractable = AttributeKey(rawValue: "next")
+    /// `kSecAttrCanEncrypt`.
+    public static let canEncrypt = AttributeKey(rawValue: "encr")
+    /// `kSecAttrCanDecrypt`.
+    public static let canDecrypt = AttributeKey(rawValue: "decr")
+    /// `kSecAttrCanDerive`.
+    public static let canDerive = AttributeKey(rawValue: "drve")
+    /// `kSecAttrCanSign`.
+    public static let canSign = AttributeKey(rawValue: "sign")
+    /// `kSecAttrCanVerify`.
+    public static let canVerify = AttributeKey(rawValue: "vrfy")
+    /// `kSecAttrCanSignRecover`.
+    public static let canSignRecover = AttributeKey(rawValue: "snrc")
+    /// `kSecAttrCanVerifyRecover`.
+    public static let canVerifyRecover = AttributeKey(rawValue: "vyrc")
+    /// `kSecAttrCanWrap`.
+    public static let canWrap = AttributeKey(rawValue: "wrap")
+    /// `kSecAttrCanUnwrap`.
+    public static let canUnwrap = AttributeKey(rawValue: "unwp")
     /// `kSecAttrCertificateType`.
     public static let certificateType = AttributeKey(rawValue: "ctyp")
     /// `kSecAttrIssuer`.
@@ -112,6 +144,20 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
         .port: .number, .path: .blob,
     ]) { first, _ in first }
 
+    /// Attributes of `kSecClassKey` beyond the common ones: the key class (0 public, 1 private, 2 symmetric) and
+    /// type (Apple's numeric codes, 42 RSA, 73 EC), sizes, the public-key hash and tag, dates, creator and flags.
+    static let keyKinds: [AttributeKey: AttributeValue.Kind] = [
+        .keyClass: .number, .applicationLabel: .blob, .applicationTag: .blob, .keyType: .number,
+        .keySizeInBits: .number, .effectiveKeySize: .number, .startDate: .date, .endDate: .date, .creator: .number,
+    ].merging(keyFlags.map { ($0, AttributeValue.Kind.bool) }) { first, _ in first }
+
+    /// The boolean usage and property flags of keys.
+    public static let keyFlags: [AttributeKey] = [
+        .isPermanent, .isPrivate, .isModifiable, .isSensitive, .wasAlwaysSensitive, .isExtractable,
+        .wasNeverExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign, .canVerify, .canSignRecover,
+        .canVerifyRecover, .canWrap, .canUnwrap,
+    ]
+
     /// Attributes both password classes share.
     private static let passwordKinds: [AttributeKey: AttributeValue.Kind] = [
         .account: .blob, .itemDescription: .blob, .comment: .blob, .creator: .number, .type: .number,
@@ -120,8 +166,12 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     ]
 
     /// Attributes whose keyed digests are indexed columns, so queries on them need no full-table decryption.
-    public static let indexed: [AttributeKey] = [.account, .service, .server, .label]
+    public static let indexed: [AttributeKey] = [
+        .account, .service, .server, .label, .applicationLabel, .applicationTag,
+    ]
 
     /// The indexed attributes, most distinguishing first: the order in which one is picked to drive a lookup.
-    public static let indexedBySelectivity: [AttributeKey] = [.account, .server, .label, .service]
+    public static let indexedBySelectivity: [AttributeKey] = [
+        .account, .server, .applicationLabel, .applicationTag, .label, .service,
+    ]
 }

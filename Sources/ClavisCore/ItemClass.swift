@@ -4,7 +4,7 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     case genericPassword = "genp"
     /// `kSecClassInternetPassword`: a password for a server, protocol, port and path.
     case internetPassword = "inet"
-    /// `kSecClassKey`: a cryptographic key (not stored yet).
+    /// `kSecClassKey`: a cryptographic key, its external representation as the secret.
     case key = "keys"
     /// `kSecClassCertificate`: an X.509 certificate (not stored yet).
     case certificate = "cert"
@@ -14,8 +14,8 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     /// True for the classes the store can hold today.
     public var isStorable: Bool {
         switch self {
-        case .genericPassword, .internetPassword: true
-        case .key, .certificate, .identity: false
+        case .genericPassword, .internetPassword, .key: true
+        case .certificate, .identity: false
         }
     }
 
@@ -46,7 +46,8 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
         switch self {
         case .genericPassword: Self.genericPasswordKinds
         case .internetPassword: Self.internetPasswordKinds
-        case .key, .certificate, .identity: AttributeKey.commonKinds
+        case .key: Self.keyKinds
+        case .certificate, .identity: AttributeKey.commonKinds
         }
     }
 
@@ -54,6 +55,7 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     private static let genericPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.genericPasswordKinds) {
         first, _ in first
     }
+    private static let keyKinds = AttributeKey.commonKinds.merging(AttributeKey.keyKinds) { first, _ in first }
     private static let internetPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.internetPasswordKinds) {
         first, _ in first
     }

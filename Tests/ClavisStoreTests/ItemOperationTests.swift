@@ -174,7 +174,8 @@ import Testing
         #expect(status { try keychain.add(password(account: "a", [.label: .date(Date())])) } == .param)
         #expect(status { try keychain.add(password(account: "a", [.accessible: .string("zz")])) } == .param)
         #expect(
-            status { try keychain.add(NewItem(itemClass: .key, attributes: [:], secret: "k".secret)) } == .unimplemented
+            status { try keychain.add(NewItem(itemClass: .certificate, attributes: [:], secret: "k".secret)) }
+                == .unimplemented
         )
         let huge = NewItem(
             itemClass: .genericPassword, attributes: [.account: .string("big")],

@@ -14,7 +14,7 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 2)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 3)
         // The old table's pages went back to the file system.
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
@@ -78,6 +78,43 @@ import Testing
         #expect(try keychain.delete(query(account: "alice", service: "mail.example", returnsSecret: false)) == 1)
         _ = try keychain.add(password(account: "alice", service: "mail.example", secret: "again", inGroup))
         #expect(try keychain.find(query(account: "alice", service: "mail.example")).first?.secret?.string == "again")
+    }
+
+    @Test func aVersionTwoKeychainGainsTheKeyLookupsAndFindsKeysByTagAndApplicationLabel() throws {
+        // A keychain at version 2 is today's without version 3's two tables.
+        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
+        try StoreInspector(temporary.home).connection.executeScript(
+            """
+            DROP TABLE items_application_label; DROP TABLE items_application_tag;
+            DELETE FROM schema_version WHERE version = 3;
+            """)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 3)
+        let tag = AttributeValue.data(Data("com.example.key".utf8))
+        let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
+        for (keyClass, tagged) in [(1, true), (0, true), (1, false)] as [(Int64, Bool)] {
+            var attributes: [AttributeKey: AttributeValue] = [
+                .keyClass: .number(keyClass), .keyType: .number(73), .applicationLabel: hash,
+            ]
+            if tagged { attributes[.applicationTag] = tag }
+            _ = try keychain.add(
+                NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8(keyClass)])))
+        }
+        // Every key is filed under its hash and tag (an absent tag, part of the primary key, under the empty one).
+        for table in ["items_application_label", "items_application_tag"] {
+            #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 3, "\(table)")
+        }
+        let byTag = ItemQuery(
+            itemClass: .key, attributes: [.applicationTag: tag, .keyClass: .number(1)], returnsSecret: true)
+        #expect(try keychain.find(byTag).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
+        #expect(try keychain.explain(byTag).contains { $0.contains("items_application_tag") })
+        let byHash = ItemQuery(itemClass: .key, attributes: [.applicationLabel: hash])
+        #expect(try keychain.find(byHash).count == 3)
+        #expect(try keychain.explain(byHash).contains { $0.contains("items_application_label") })
+        #expect(try keychain.delete(ItemQuery(itemClass: .key, attributes: [.applicationTag: tag])) == 2)
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items_application_tag")?.integer == 1)
+        #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
     }
 
     @Test func alteringAMigratedItemStillBreaksOnlyThatItem() throws {

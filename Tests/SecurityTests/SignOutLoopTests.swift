@@ -2,8 +2,8 @@ import Foundation
 import Security
 import Testing
 
-/// Apps delete every class on sign-out; keys, certificates and identities are not stored yet, so a search or delete
-/// in those classes finds none, as Apple's keychain answers when it holds none of them.
+/// Apps delete every class on sign-out; a search or delete in a class the keychain holds none of (certificates and
+/// identities are not stored yet) finds none, as Apple's keychain answers.
 @Suite(.preparedKeychain) struct SignOutLoopTests {
     private let classes = [
         kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey, kSecClassIdentity,
@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    @Test func searchesAndUpdatesOfUnstoredClassesFindNothing() {
+    @Test func searchesAndUpdatesOfClassesWithoutItemsFindNothing() {
         TestKeychain.prepare()
         let key: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("com.example.key".utf8),

@@ -83,9 +83,9 @@ import Testing
         // Agreeing ones are stored: see AccessControlTests (the item needs a keychain with a passcode).
     }
 
-    @Test func addingKeysCertificatesAndIdentitiesIsUnimplementedAndSearchingFindsNone() {
+    @Test func addingCertificatesAndIdentitiesIsUnimplementedAndSearchingFindsNone() {
         TestKeychain.prepare()
-        for itemClass in [kSecClassKey, kSecClassCertificate, kSecClassIdentity] {
+        for itemClass in [kSecClassCertificate, kSecClassIdentity] {
             let query: [String: Any] = [kSecClass as String: itemClass, kSecAttrLabel as String: "x"]
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecUnimplemented)
             #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecItemNotFound)

@@ -60,6 +60,8 @@ extension AttributeKey {
         case .service: "items_service"
         case .server: "items_server"
         case .label: "items_label"
+        case .applicationLabel: "items_application_label"
+        case .applicationTag: "items_application_tag"
         default: preconditionFailure("attribute \(rawValue) has no lookup table")
         }
     }

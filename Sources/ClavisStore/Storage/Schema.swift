@@ -75,13 +75,24 @@ enum Schema {
                 CREATE UNIQUE INDEX items_primary_key ON items (primary_digest) WHERE tombstone = 0;
                 CREATE INDEX items_reference ON items (substr(reference, 1, 8));
                 """),
+        // Keys (issue 12): their public-key hash (`klbl`) and tag (`atag`) get lookup tables like the other indexed
+        // attributes. No key item could be stored before this version, so both start empty.
+        .init(
+            version: 3,
+            sql: """
+                CREATE TABLE items_application_label (digest BLOB NOT NULL, item INTEGER NOT NULL,
+                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
+                CREATE TABLE items_application_tag (digest BLOB NOT NULL, item INTEGER NOT NULL,
+                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
+                """),
     ])
 
     /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup
     /// table, filled with the shortened digests (access group first, then the indexed attributes, in the order the
     /// tables were first created).
     private static func lookupTablesFromVersion1() -> String {
-        ([AttributeKey.accessGroup] + AttributeKey.indexed).map { key in
+        // Version 1's columns, whatever later versions index.
+        ([AttributeKey.accessGroup, .account, .service, .server, .label]).map { key in
             let column = "\(key.rawValue)_digest"
             return """
                 DROP INDEX \(key.lookupTable);

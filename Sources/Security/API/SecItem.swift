@@ -4,8 +4,9 @@ import ClavisCore
 ///
 /// Returns `errSecSuccess`, `errSecDuplicateItem` when an item with the same primary key exists,
 /// `errSecParam`, `errSecNoSuchClass`, `errSecNoSuchAttr`, `errSecMissingEntitlement`,
-/// `errSecInteractionNotAllowed` (keychain locked) or `errSecUnimplemented` (keys, certificates, identities: not
-/// stored yet; searching them finds none).
+/// `errSecInteractionNotAllowed` (keychain locked) or `errSecUnimplemented` (certificates, identities: not stored
+/// yet; searching them finds none). A key (`kSecClassKey`) is given as `kSecValueRef` or as `kSecValueData` with
+/// `kSecAttrKeyType` and `kSecAttrKeyClass`.
 /// When `result` is given and the dictionary has `kSecReturn*` keys, the added item comes back in it.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 @discardableResult

@@ -15,13 +15,9 @@ public func SecKeyCreateRandomKey(
     for case (let name as String, let value) in parameters { shared[name] = value }
     let privateAttributes = dictionary(shared.removeValue(forKey: kSecPrivateKeyAttrs as String))
     let publicAttributes = dictionary(shared.removeValue(forKey: kSecPublicKeyAttrs as String))
-    // Keys are kept in memory only for now: storing the pair in the keychain (kSecClassKey items) and keys held
-    // by a token (the Secure Enclave) come with the keychain part of issue 12, so both answer errSecUnimplemented.
-    let permanent = [shared, privateAttributes, publicAttributes].contains {
-        isTrue($0[kSecAttrIsPermanent as String])
-    }
-    if permanent || shared[kSecAttrTokenID as String] != nil {
-        reportKeyError(errorOut, .unimplemented, "keys stored in the keychain or a token are not implemented yet")
+    // Keys held by a token (the Secure Enclave) come with a later part of issue 12.
+    if shared[kSecAttrTokenID as String] != nil {
+        reportKeyError(errorOut, .unimplemented, "keys held by a token are not implemented yet")
         return nil
     }
     let type = shared.removeValue(forKey: kSecAttrKeyType as String)
@@ -45,9 +41,10 @@ public func SecKeyCreateRandomKey(
             reportKeyError(errorOut, .param, "kSecAttrKeyType and kSecAttrKeySizeInBits must name a supported key")
             return nil
         }
-        return SecKey(
+        let generated = SecKey(
             key: key, attributes: shared.merging(privateAttributes) { _, new in new },
             publicKeyAttributes: shared.merging(publicAttributes) { _, new in new })
+        return storedIfPermanent(generated, publicKeyAttributes: publicAttributes, errorOut)
     } catch {
         reportKeyError(errorOut, .param, "key generation failed")
         return nil
@@ -123,6 +120,60 @@ public func SecKeyCopyExternalRepresentation(
         reportKeyError(errorOut, .param, "the key could not be exported")
         return nil
     }
+}
+
+/// Stores a generated private key in the keychain when its attributes say `kSecAttrIsPermanent` (given at the top
+/// level or in `kSecPrivateKeyAttrs`), and its public key when `kSecPublicKeyAttrs` says so, each with its
+/// attributes (tag, label, access group, accessibility, access control), as `SecItemAdd` would with `kSecValueRef`.
+/// Answers the key (its public key reporting whether it was stored), or nil with `SecItemAdd`'s error.
+private func storedIfPermanent(
+    _ generated: SecKey, publicKeyAttributes: [String: Any], _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecKey? {
+    var privateAttributes: [String: Any] = [:]
+    for case (let name as String, let value) in generated.givenAttributes { privateAttributes[name] = value }
+    let privateIsPermanent = isTrue(privateAttributes[kSecAttrIsPermanent as String])
+    let publicIsPermanent = isTrue(publicKeyAttributes[kSecAttrIsPermanent as String])
+    guard privateIsPermanent || publicIsPermanent else { return generated }
+    var publicAttributes: [String: Any] = [:]
+    for case (let name as String, let value) in generated.publicKeyAttributes { publicAttributes[name] = value }
+    publicAttributes[kSecAttrIsPermanent as String] = publicIsPermanent
+    let stored = SecKey(key: generated.key, attributes: privateAttributes, publicKeyAttributes: publicAttributes)
+    do throws(KeychainError) {
+        let privateReference = privateIsPermanent ? try addKeyItem(stored, attributes: privateAttributes) : nil
+        if publicIsPermanent, let publicKey = SecKeyCopyPublicKey(stored) {
+            do throws(KeychainError) {
+                _ = try addKeyItem(publicKey, attributes: publicAttributes)
+            } catch {
+                // The pair is stored whole or not at all.
+                if let privateReference {
+                    _ = try? ItemOperations.delete([kSecValuePersistentRef as String: privateReference] as NSDictionary)
+                }
+                throw error
+            }
+        }
+    } catch {
+        errorOut?.pointee = Unmanaged.passRetained(NSError(keychainError: error))
+        return nil
+    }
+    return stored
+}
+
+/// Adds `key` as a `kSecClassKey` item with the item attributes among `attributes`; answers its persistent reference.
+private func addKeyItem(_ key: SecKey, attributes: [String: Any]) throws(KeychainError) -> Data {
+    var item = attributes
+    for name in [kSecAttrKeyType, kSecAttrKeySizeInBits, kSecAttrKeyClass, kSecAttrTokenID] {
+        item.removeValue(forKey: name as String)
+    }
+    item[kSecClass as String] = kSecClassKey
+    item[kSecValueRef as String] = key
+    item[kSecAttrIsPermanent as String] = true
+    item[kSecReturnPersistentRef as String] = true
+    var result: CFTypeRef?
+    try ItemOperations.add(item as NSDictionary, &result)
+    guard let reference = result as? Data else {
+        throw KeychainError(.internal, "the stored key came back without its persistent reference")
+    }
+    return reference
 }
 
 /// The attributes in a nested attributes dictionary (empty when absent or not a dictionary).

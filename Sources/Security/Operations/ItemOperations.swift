@@ -21,12 +21,12 @@ enum ItemOperations {
         if let group = request.accessGroup { itemAttributes[.accessGroup] = .string(group) }
         itemAttributes[.synchronizable] = .bool(request.synchronizable == .yes)
         itemAttributes[.accessible] = .string((request.protection ?? .default).rawValue)
-        let secret = SecureBytes(request.secret ?? Data())
+        let secret = request.keySecret ?? SecureBytes(request.secret ?? Data())
         var added = try KeychainClient().add(
             NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret),
             authentication: request.authentication.call)
         guard let result, !request.returns.isEmpty else { return }
-        if request.returns.contains(.data) { added.secret = secret }
+        if request.returns.contains(.data) || request.returns.contains(.reference) { added.secret = secret }
         result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
     }
 
@@ -37,7 +37,10 @@ enum ItemOperations {
         let request = try ItemRequest(query, for: .copyMatching)
         let limit = request.limit ?? .one
         var itemQuery = itemQuery(for: request, limit: limit)
-        itemQuery.returnsSecret = result != nil && request.returns.contains(.data)
+        // A key's reference is made from its secret, the external representation.
+        let secretNeeded =
+            request.returns.contains(.data) || (request.itemClass == .key && request.returns.contains(.reference))
+        itemQuery.returnsSecret = result != nil && secretNeeded
         let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")

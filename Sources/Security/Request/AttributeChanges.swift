@@ -50,9 +50,11 @@ struct AttributeChanges {
         }
         let (accessControl, protection) = try ItemRequest.protection(&changes)
         _ = try changes.takeBool(kSecUseDataProtectionKeychain)
-        // No key, certificate or identity is stored yet, so their own attributes change nothing.
+        // No certificate or identity is stored yet, so their own attributes change nothing.
         guard itemClass.isStorable else { return }
+        let keyCodes = itemClass == .key ? try KeyItem.takeCodes(&changes) : [:]
         attributes = try changes.takeAttributes(of: itemClass, droppingDates: true)
+        attributes.merge(keyCodes) { _, code in code }
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if let accessControl {
             try accessControl.validate(for: itemClass)

@@ -20,6 +20,8 @@ struct ItemRequest {
     var returns: ReturnKinds = []
     /// `kSecValueData`, when given.
     var secret: Data?
+    /// For a key added by `SecItemAdd`: its external representation, from `kSecValueRef` or `kSecValueData`.
+    var keySecret: SecureBytes?
     /// `kSecAttrAccessControl`, when given.
     var accessControl: AccessControl?
     /// `kSecAttrAccessible`, or the protection of `kSecAttrAccessControl`, when either is given.
@@ -67,8 +69,12 @@ struct ItemRequest {
             }
             secret = data
         }
-        if query.take(kSecValueRef) != nil && itemClass.isStorable {
-            throw KeychainError(.param, "password items have no kSecValueRef")
+        var keyReference: SecKey?
+        if let value = query.take(kSecValueRef), itemClass.isStorable {
+            guard itemClass == .key, let key = value as? SecKey else {
+                throw KeychainError(.param, "kSecValueRef must be a SecKey of a kSecClassKey item")
+            }
+            keyReference = key
         }
         accessGroup = try query.takeString(kSecAttrAccessGroup)
         if let value = query.take(kSecAttrSynchronizable) {
@@ -86,7 +92,18 @@ struct ItemRequest {
         }
         try Self.skipIgnoredKeys(&query)
 
+        let keyCodes = itemClass == .key ? try KeyItem.takeCodes(&query) : [:]
         attributes = try query.takeAttributes(of: itemClass, droppingDates: operation == .add)
+        attributes.merge(keyCodes) { _, code in code }
+        if itemClass == .key {
+            if operation == .add {
+                (attributes, keySecret) = try KeyItem.forAdd(
+                    reference: keyReference, data: secret, attributes: attributes)
+                secret = nil
+            } else if let keyReference {
+                attributes.merge(KeyItem.matching(keyReference)) { _, derived in derived }
+            }
+        }
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if operation == .add, let policy = accessControl {
             // The keychain service binds a biometryCurrentSet policy to its own sensor's enrolment.

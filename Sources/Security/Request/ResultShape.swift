@@ -8,8 +8,8 @@ import ClavisCore
 /// | `kSecReturnData` | `Data` | `[Data]` |
 /// | `kSecReturnPersistentRef` | `Data` | `[Data]` |
 /// | `kSecReturnAttributes` | `[String: Any]` | `[[String: Any]]` |
-/// | `kSecReturnRef` alone | `nil` (password items have no ref object) | `[]` |
-/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef` (never `v_Ref`) | `[[String: Any]]` |
+/// | `kSecReturnRef` alone | a `SecKey` for keys; `nil` for passwords (no ref object) | `[SecKey]`; `[]` |
+/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef`, `v_Ref` (keys only) | `[[String: Any]]` |
 ///
 /// An array comes back whenever the limit is above one, even for a single match. Apple's client drops the items
 /// whose result is empty, so a reference asked for alone leaves `nil` or an empty array, with `errSecSuccess`.
@@ -17,7 +17,10 @@ enum ResultShape {
     /// The result object for `items`, or `nil` when no return key was set or only `kSecReturnRef`.
     static func object(for items: [Item], returns: ReturnKinds, limit: MatchLimit) -> CFTypeRef? {
         guard !returns.isEmpty else { return nil }
-        let values = returns == .reference ? [] : items.map { value(for: $0, returns: returns) }
+        let values =
+            returns == .reference
+            ? items.compactMap { KeyItem.reference(for: $0) as AnyObject? }
+            : items.map { value(for: $0, returns: returns) }
         let many = limit.maximum.map { $0 > 1 } ?? true
         if many { return NSArray(array: values) }
         return values.first
@@ -34,6 +37,9 @@ enum ResultShape {
             if returns.contains(.data) { dictionary[kSecValueData as String] = secretData(of: item) }
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef as String] = Data(item.persistentReference.bytes)
+            }
+            if returns.contains(.reference), let key = KeyItem.reference(for: item) {
+                dictionary[kSecValueRef as String] = key
             }
             return NSDictionary(dictionary: dictionary)
         }
