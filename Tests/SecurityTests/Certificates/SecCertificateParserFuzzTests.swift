@@ -2,12 +2,14 @@ import Foundation
 import Security
 import Testing
 
+@testable import clavis_fuzz
+
 /// Truncated, bit-flipped, spliced and random versions of real certificates: SecCertificateCreateWithData answers
 /// nil or a certificate, and every call on what it accepts answers without trapping.
 @Suite struct SecCertificateParserFuzzTests {
     @Test func mutatedCertificatesNeverTrap() throws {
         let pki = try testPKI()
-        var generator = SecKeyParserFuzzTests.Generator(state: 1212)
+        var generator = SplitMix64(state: 1212)
         var accepted = 0
         var refused = 0
         for name in ["leaf", "other", "root", "expired", "spaced"] {

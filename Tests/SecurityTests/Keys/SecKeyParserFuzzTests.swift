@@ -2,24 +2,14 @@ import Foundation
 import Security
 import Testing
 
+@testable import clavis_fuzz
+
 /// Random, truncated and bit-flipped input to every call that parses bytes: each answers a key, a result or an
 /// error, and never traps.
 @Suite struct SecKeyParserFuzzTests {
-    /// A small deterministic generator, so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Variants of `valid`: every truncation point in a sample, single bit flips, and random bytes of nearby
     /// lengths.
-    static func mutations(of valid: Data, using generator: inout Generator, count: Int) -> [Data] {
+    static func mutations(of valid: Data, using generator: inout SplitMix64, count: Int) -> [Data] {
         var inputs: [Data] = [Data(), Data([4]), Data([0x30]), Data([0x30, 0x82, 0xff, 0xff])]
         for _ in 0..<count {
             inputs.append(valid.prefix(Int.random(in: 0...valid.count, using: &generator)))
@@ -37,7 +27,7 @@ import Testing
     }
 
     @Test func keyParsersNeverTrap() throws {
-        var generator = Generator(state: 12)
+        var generator = SplitMix64(state: 12)
         let ec = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let rsa = try makePrivateKey(type: kSecAttrKeyTypeRSA, bits: 1024)
         let samples: [(Data, CFString, CFString)] = [
@@ -66,7 +56,7 @@ import Testing
     }
 
     @Test func signatureAndCiphertextParsersNeverTrap() throws {
-        var generator = Generator(state: 34)
+        var generator = SplitMix64(state: 34)
         let ec = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 384)
         let rsa = try makePrivateKey(type: kSecAttrKeyTypeRSA, bits: 1024)
         let message = Data("fuzz".utf8)
