@@ -133,7 +133,7 @@ struct ItemFormatter {
         return "\"" + escaped(Data(bytes)) + "\""
     }
 
-    private static func hex(_ data: Data) -> String {
+    static func hex(_ data: Data) -> String {
         data.map { byte in
             let digits = String(byte, radix: 16, uppercase: true)
             return digits.count == 1 ? "0" + digits : digits

@@ -15,7 +15,8 @@ let commands: [CommandDescriptor] = [
     FindPasswordCommand.descriptor(.internet), DeletePasswordCommand.descriptor(.internet),
     DumpKeychainCommand.descriptor, UnlockKeychainCommand.descriptor, LockKeychainCommand.descriptor,
     SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, StatusCommand.descriptor,
-    AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor,
+    AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor, GenerateKeyCommand.descriptor,
+    SignatureCommand.descriptor(verifying: false), SignatureCommand.descriptor(verifying: true),
 ]
 
 /// The version `clavis --version` prints.

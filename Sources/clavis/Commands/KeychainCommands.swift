@@ -2,19 +2,22 @@ import ClavisClient
 import ClavisCore
 import Security
 
-/// `dump-keychain`: every password item this process's entitlements see; with `-d`, their secrets too.
+/// `dump-keychain`: every item this process's entitlements see (passwords, keys, certificates); with `-d`, the
+/// passwords' secrets too (never a key's private bytes).
 struct DumpKeychainCommand: RunnableCommand {
     /// `-d`: also print each item's secret (each read is guarded by the item's access control, as a find is).
     var showSecrets: Bool
 
     static let descriptor = CommandDescriptor(
-        name: "dump-keychain", summary: "List every item (attributes; with -d, secrets as well).",
-        options: [OptionSpec(flag: "-d", help: "dump the secret of each item too (asks where an item needs it)")]
+        name: "dump-keychain", summary: "List every item (attributes; with -d, passwords' secrets as well).",
+        options: [
+            OptionSpec(flag: "-d", help: "dump each password's secret too (asks where an item needs it; never keys')")
+        ]
     ) { (parsed) throws(UsageError) in DumpKeychainCommand(showSecrets: parsed.has("-d")) }
 
     func run(_ context: CommandContext) -> Int32 {
         var items: [[String: Any]] = []
-        for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword] {
+        for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassKey, kSecClassCertificate] {
             let query: [String: Any] = [
                 kSecClass as String: itemClass, kSecMatchLimit as String: kSecMatchLimitAll,
                 kSecReturnAttributes as String: true, kSecReturnPersistentRef as String: true,
@@ -29,7 +32,10 @@ struct DumpKeychainCommand: RunnableCommand {
         var firstFailure: OSStatus?
         var shown: [(item: [String: Any], secret: Data?)] = []
         for item in items {
-            guard showSecrets else {
+            let isPassword = [kSecClassGenericPassword, kSecClassInternetPassword].contains {
+                item[kSecClass as String] as? String == $0 as String
+            }
+            guard showSecrets, isPassword else {
                 shown.append((item, nil))
                 continue
             }

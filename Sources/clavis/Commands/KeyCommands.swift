@@ -1,0 +1,90 @@
+import ClavisCore
+import Foundation
+import Security
+
+/// `generate-key`: a new EC or RSA key pair kept in the keychain (its private key never printed); the public key
+/// comes out as PEM, as `openssl` reads it.
+struct GenerateKeyCommand: RunnableCommand {
+    var keyType: CFString
+    var bits: Int
+    var label: String?
+    var tag: String?
+    var accessGroup: String?
+    var output: String?
+
+    static let descriptor = CommandDescriptor(
+        name: "generate-key",
+        summary: "Generate a key pair kept in the keychain; print its public key (PEM).",
+        options: [
+            OptionSpec(flag: "-t", valueName: "type", help: "ec (default) or rsa"),
+            OptionSpec(flag: "-s", valueName: "bits", help: "256, 384 or 521 for ec (default 256); 1024-4096 for rsa"),
+            OptionSpec(flag: "-l", valueName: "label", help: "the key's label"),
+            OptionSpec(flag: "-T", valueName: "tag", help: "the key's application tag, to find it by later"),
+            OptionSpec(flag: "-G", valueName: "group", help: "the access group (default: the first the caller holds)"),
+            OptionSpec(flag: "-o", valueName: "file", help: "write the public key there instead of printing it"),
+        ]
+    ) { (parsed) throws(UsageError) in
+        let type = parsed.value("-t") ?? "ec"
+        let keyType: CFString
+        let defaultBits: Int
+        switch type {
+        case "ec": (keyType, defaultBits) = (kSecAttrKeyTypeECSECPrimeRandom, 256)
+        case "rsa": (keyType, defaultBits) = (kSecAttrKeyTypeRSA, 2048)
+        default: throw UsageError(message: "-t takes ec or rsa, not '\(type.prefix(16))'")
+        }
+        var bits = defaultBits
+        if let size = parsed.value("-s") {
+            guard let given = Int(size), given > 0 else { throw UsageError(message: "-s takes a number of bits") }
+            bits = given
+        }
+        guard parsed.value("-l") != nil || parsed.value("-T") != nil else {
+            throw UsageError(message: "generate-key needs -l label or -T tag, to find the key again")
+        }
+        return GenerateKeyCommand(
+            keyType: keyType, bits: bits, label: parsed.value("-l"), tag: parsed.value("-T"),
+            accessGroup: parsed.value("-G"), output: parsed.value("-o"))
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        var attributes: [String: Any] = [
+            kSecAttrKeyType as String: keyType, kSecAttrKeySizeInBits as String: bits,
+            kSecAttrIsPermanent as String: true,
+        ]
+        if let label { attributes[kSecAttrLabel as String] = label }
+        if let tag { attributes[kSecAttrApplicationTag as String] = Data(tag.utf8) }
+        if let accessGroup { attributes[kSecAttrAccessGroup as String] = accessGroup }
+        var error: Unmanaged<CFError>?
+        guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error),
+            let publicKey = SecKeyCopyPublicKey(key)
+        else {
+            return context.fail("SecKeyCreateRandomKey", KeyFailure.status(of: error))
+        }
+        let applicationLabel = (SecKeyCopyAttributes(key) as? [String: Any])?[kSecAttrApplicationLabel as String]
+        let hash = (applicationLabel as? Data).map(ItemFormatter.hex) ?? ""
+        guard let pem = PublicKeyPEM.text(of: publicKey) else {
+            return context.fail("SecKeyCopyExternalRepresentation", errSecInternal)
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(pem.utf8)) else {
+                Console.error("clavis: generate-key: cannot write \(output)")
+                return ExitStatus.forStatus(errSecIO)
+            }
+        }
+        if context.json {
+            var object: [String: Any] = ["applicationLabel": hash]
+            if output == nil { object["publicKey"] = pem }
+            Console.out(ItemFormatter.jsonText(object))
+        } else if output == nil {
+            Console.out(pem.hasSuffix("\n") ? String(pem.dropLast()) : pem)
+        }
+        return ExitStatus.success
+    }
+}
+
+/// The status a `CFError` out-parameter carries (`errSecInternal` when there is none).
+enum KeyFailure {
+    static func status(of error: Unmanaged<CFError>?) -> OSStatus {
+        guard let error = error?.takeRetainedValue() else { return errSecInternal }
+        return OSStatus(truncatingIfNeeded: CFErrorGetCode(error))
+    }
+}
