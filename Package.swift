@@ -87,7 +87,9 @@ let package = Package(
             dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
-            dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity"],
+            dependencies: [
+                "Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto",
+            ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),

@@ -164,6 +164,21 @@ static inline size_t clavis_rsa_to_der(const EVP_PKEY *key, unsigned char *out, 
     return length > 0 ? (size_t)length : 0;
 }
 
+/* A key in the formats other tools write: a PKCS#8 PrivateKeyInfo or a traditional (SEC1, PKCS#1) private key
+   when `private_key`, else a SubjectPublicKeyInfo. The whole input must be the key; NULL otherwise, with OpenSSL's
+   error queue cleared. */
+static inline EVP_PKEY *clavis_pkey_from_standard_der(const unsigned char *der, size_t length, int private_key) {
+    const unsigned char *cursor = der;
+    EVP_PKEY *key = private_key ? d2i_AutoPrivateKey(NULL, &cursor, (long)length)
+                                : d2i_PUBKEY(NULL, &cursor, (long)length);
+    if (key != NULL && cursor != der + length) {
+        EVP_PKEY_free(key);
+        key = NULL;
+    }
+    if (key == NULL) ERR_clear_error();
+    return key;
+}
+
 /* A public-only copy of the key (its public DER or point re-read); NULL on failure. */
 static inline EVP_PKEY *clavis_pkey_public_copy(EVP_PKEY *key) {
     unsigned char *der = NULL;

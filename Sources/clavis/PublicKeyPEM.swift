@@ -20,9 +20,13 @@ enum PublicKeyPEM {
         } else {
             return nil
         }
-        let info = sequence(algorithm + element(0x03, [0x00] + Array(bytes)))
-        let body = Data(info).base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
-        return "-----BEGIN PUBLIC KEY-----\n\(body)\n-----END PUBLIC KEY-----\n"
+        return block("PUBLIC KEY", Data(sequence(algorithm + element(0x03, [0x00] + Array(bytes)))))
+    }
+
+    /// One PEM block of `name` around `der`, lines of 64 characters.
+    static func block(_ name: String, _ der: Data) -> String {
+        let body = der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
+        return "-----BEGIN \(name)-----\n\(body)\n-----END \(name)-----\n"
     }
 
     /// The OID 1.2.840.10045.2.1 (id-ecPublicKey).

@@ -9,12 +9,15 @@ import Security
     import Musl
 #endif
 
-/// `export`: writes the items that may leave this device into a backup sealed under a passphrase.
+/// `export`: writes the items that may leave this device into a backup sealed under a passphrase; with `-t certs`
+/// or `-t pubkeys`, the certificates or the keys' public halves as PEM instead (`PublicItemExport`).
 struct ExportCommand: RunnableCommand {
     var path: String
     var passphrase: SecretSource
     /// `--force`: replace an existing file (never one of the keychain's own).
     var replacesExisting: Bool
+    /// `-t`: what public items to write as PEM, or `nil` for a backup.
+    var publicItems: PublicItemExport.Kind?
 
     static let descriptor = CommandDescriptor(
         name: "export",
@@ -23,12 +26,21 @@ struct ExportCommand: RunnableCommand {
             OptionSpec(flag: "-o", valueName: "file", help: "the backup file to write (mode 0600)"),
             OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)"),
             OptionSpec(flag: "--force", help: "replace FILE if it exists (a link there is replaced, not followed)"),
+            OptionSpec(flag: "-t", valueName: "type", help: "certs or pubkeys: write those as PEM (no passphrase)"),
         ]
     ) { (parsed) throws(UsageError) in
         guard let path = parsed.value("-o") else { throw UsageError(message: "export needs -o file") }
+        var publicItems: PublicItemExport.Kind?
+        if let type = parsed.value("-t") {
+            guard let kind = PublicItemExport.Kind(rawValue: type.lowercased()) else {
+                throw UsageError(message: "-t takes certs or pubkeys, not '\(type.prefix(16))'")
+            }
+            publicItems = kind
+        }
         var passphrase = SecretSource(parsed, flag: "-P")
-        passphrase.prompted = passphrase.value == nil
-        return ExportCommand(path: path, passphrase: passphrase, replacesExisting: parsed.has("--force"))
+        passphrase.prompted = passphrase.value == nil && publicItems == nil
+        return ExportCommand(
+            path: path, passphrase: passphrase, replacesExisting: parsed.has("--force"), publicItems: publicItems)
     }
 
     func run(_ context: CommandContext) -> Int32 {
@@ -37,6 +49,9 @@ struct ExportCommand: RunnableCommand {
             try file.checkWritable(replacing: replacesExisting)
         } catch {
             return context.fail("SecItemExport", error)
+        }
+        if let publicItems {
+            return PublicItemExport(kind: publicItems).run(context, to: file, replacing: replacesExisting)
         }
         guard let secret = passphrase.read(prompt: "passphrase for the backup: ", confirming: true) else {
             return SecretSource.reportMissing("backup passphrase", flag: "-P")
@@ -62,24 +77,39 @@ struct ExportCommand: RunnableCommand {
     }
 }
 
-/// `import`: adds the items of a backup made by `export`, skipping those already present.
+/// `import`: adds the items of a backup made by `export`, skipping those already present; or the keys and
+/// certificates of a PEM or DER file (`KeyFileImport`).
 struct ImportCommand: RunnableCommand {
     var path: String
     var passphrase: SecretSource
+    /// The tag and label given to imported keys (and the label to certificates).
+    var tag: String?
+    var label: String?
 
     static let descriptor = CommandDescriptor(
-        name: "import", summary: "Restore the items of a backup made by export (existing items are kept).",
+        name: "import",
+        summary: "Restore a backup made by export (existing items are kept), or add the keys and certificates of a PEM "
+            + "or DER file.",
         options: [
-            OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)")
+            OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)"),
+            OptionSpec(flag: "-T", valueName: "tag", help: "the application tag of the keys a PEM or DER file adds"),
+            OptionSpec(flag: "-l", valueName: "label", help: "the label of what a PEM or DER file adds"),
         ], operands: "FILE"
     ) { (parsed) throws(UsageError) in
-        guard parsed.operands.count == 1 else { throw UsageError(message: "import needs one backup file") }
+        guard parsed.operands.count == 1 else { throw UsageError(message: "import needs one file") }
         var passphrase = SecretSource(parsed, flag: "-P")
         passphrase.prompted = passphrase.value == nil
-        return ImportCommand(path: parsed.operands[0], passphrase: passphrase)
+        return ImportCommand(
+            path: parsed.operands[0], passphrase: passphrase, tag: parsed.value("-T"), label: parsed.value("-l"))
     }
 
     func run(_ context: CommandContext) -> Int32 {
+        // Keys and certificates are small: a file of up to a megabyte is read to see whether it holds them.
+        if let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 20),
+            KeyFileImport.recognizes(head)
+        {
+            return KeyFileImport(contents: head, tag: tag, label: label).run(context)
+        }
         let archive: Data
         do throws(KeychainError) {
             archive = try BackupFile.read(path)

@@ -78,6 +78,83 @@ import Testing
         #expect(key["password"] == nil && key["passwordBase64"] == nil, "no private key bytes: \(key)")
     }
 
+    @Test(arguments: [
+        ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", "key.pem"],
+        ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "key.pem"],
+        ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"],
+    ])
+    func aPrivateKeyOpenSSLWroteImportsAndSignsForItsPublicKey(generation: [String]) throws {
+        let (folder, home) = try freshFolder()
+        #expect(try runOpenSSL(generation, in: folder).status == 0)
+        #expect(try runOpenSSL(["pkey", "-in", "key.pem", "-pubout", "-out", "pub.pem"], in: folder).status == 0)
+        let imported = try ClavisBinary.run(["import", folder + "/key.pem", "-T", "imported"], home: home)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("imported 1 item"))
+        try Data("payload".utf8).write(to: URL(fileURLWithPath: folder + "/payload"))
+        let signed = try ClavisBinary.run(
+            ["sign", "-T", "imported", "-a", "ecdsa-sha256", "-i", folder + "/payload", "-o", folder + "/payload.sig"],
+            home: home)
+        let isRSA = generation.contains("RSA")
+        if isRSA {
+            let rsaSigned = try ClavisBinary.run(
+                ["sign", "-T", "imported", "-i", folder + "/payload", "-o", folder + "/payload.sig"], home: home)
+            #expect(rsaSigned.status == 0, "\(rsaSigned.standardError)")
+            #expect(signed.status != 0, "an ECDSA algorithm with an RSA key fails")
+        } else {
+            #expect(signed.status == 0, "\(signed.standardError)")
+        }
+        let verified = try runOpenSSL(
+            ["dgst", "-sha256", "-verify", "pub.pem", "-signature", "payload.sig", "payload"], in: folder)
+        #expect(verified.status == 0, "\(verified.standardOutput) \(verified.standardError)")
+        let again = try ClavisBinary.run(["import", folder + "/key.pem", "-T", "imported"], home: home)
+        #expect(again.status == 45, "errSecDuplicateItem's exit status: \(again.standardError)")
+    }
+
+    @Test func exportedPublicKeysAreTheOnesImportedAndGenerated() throws {
+        let (folder, home) = try freshFolder()
+        #expect(
+            try runOpenSSL(
+                ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-521", "-out", "k.pem"],
+                in: folder
+            ).status == 0)
+        #expect(try runOpenSSL(["pkey", "-in", "k.pem", "-pubout", "-out", "theirs.pem"], in: folder).status == 0)
+        #expect(try ClavisBinary.run(["import", folder + "/theirs.pem", "-T", "theirs"], home: home).status == 0)
+        let generated = try ClavisBinary.run(["generate-key", "-T", "ours", "-o", folder + "/ours.pem"], home: home)
+        #expect(generated.status == 0)
+        let exported = try ClavisBinary.run(["export", "-t", "pubkeys", "-o", folder + "/all.pem"], home: home)
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(exported.standardOutput.contains("exported 2 public keys"), "\(exported.standardOutput)")
+        let all = try String(contentsOfFile: folder + "/all.pem", encoding: .utf8)
+        for name in ["theirs.pem", "ours.pem"] {
+            let der = try runOpenSSL(
+                ["pkey", "-pubin", "-in", name, "-outform", "DER", "-out", name + ".der"], in: folder)
+            #expect(der.status == 0)
+            let block = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+            let body = block.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+            #expect(all.replacingOccurrences(of: "\n", with: "").contains(body), "\(name) is among the exported keys")
+        }
+        let certificates = try ClavisBinary.run(["export", "-t", "certs", "-o", folder + "/certs.pem"], home: home)
+        #expect(certificates.status == 44, "no certificate stored: errSecItemNotFound")
+    }
+
+    @Test func aFileThatIsNeitherABackupNorAKeyIsRefused() throws {
+        let (folder, home) = try freshFolder()
+        try "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".write(
+            toFile: folder + "/bad.pem", atomically: true, encoding: .utf8)
+        let bad = try ClavisBinary.run(["import", folder + "/bad.pem"], home: home)
+        #expect(bad.status != 0 && !bad.standardError.isEmpty)
+        #expect(
+            try runOpenSSL(
+                [
+                    "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes256", "-pass", "pass:x",
+                    "-out", "locked.pem",
+                ], in: folder
+            ).status == 0)
+        let locked = try ClavisBinary.run(["import", folder + "/locked.pem"], home: home)
+        #expect(locked.status != 0)
+        #expect(locked.standardError.contains("ENCRYPTED PRIVATE KEY"), "\(locked.standardError)")
+    }
+
     @Test func namingNoKeyOrAnUnknownAlgorithmIsAUsageError() throws {
         let (folder, home) = try freshFolder()
         #expect(try ClavisBinary.run(["generate-key", "-t", "dsa", "-T", "x"], home: home).status == 2)
