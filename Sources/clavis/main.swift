@@ -17,6 +17,7 @@ let commands: [CommandDescriptor] = [
     SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, StatusCommand.descriptor,
     AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor, GenerateKeyCommand.descriptor,
     SignatureCommand.descriptor(verifying: false), SignatureCommand.descriptor(verifying: true),
+    FindCertificateCommand.descriptor,
 ]
 
 /// The version `clavis --version` prints.
