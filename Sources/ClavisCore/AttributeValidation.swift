@@ -5,7 +5,12 @@ extension ItemClass {
     ///   unknown protection class, `dataTooLarge` for a value past `KeychainLimits.attributeValueBytes`.
     public func validate(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) {
         let kinds = attributeKinds
-        for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+        // Checked in any order first; only a failure sorts the keys, so that the one reported is the first by code.
+        let valid = attributes.allSatisfy { key, value in
+            guard let expected = kinds[key] else { return false }
+            return expected.admits(value.kind) && value.byteCount <= KeychainLimits.attributeValueBytes
+        }
+        for (key, value) in valid ? [] : attributes.sorted(by: { $0.key < $1.key }) {
             guard let expected = kinds[key] else {
                 throw KeychainError(.noSuchAttribute, "class \(rawValue) has no attribute '\(key)'")
             }
