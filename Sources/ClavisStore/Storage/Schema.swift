@@ -85,6 +85,14 @@ enum Schema {
                 CREATE TABLE items_application_tag (digest BLOB NOT NULL, item INTEGER NOT NULL,
                     PRIMARY KEY (digest, item)) WITHOUT ROWID;
                 """),
+        // Certificates (issue 12): their public-key hash (`pkhh`), which pairs a certificate with its private key's
+        // `klbl` into an identity, gets a lookup table. No certificate could be stored before, so it starts empty.
+        .init(
+            version: 4,
+            sql: """
+                CREATE TABLE items_public_key_hash (digest BLOB NOT NULL, item INTEGER NOT NULL,
+                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
+                """),
     ])
 
     /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup
