@@ -135,7 +135,8 @@ import Testing
                 .certificateType: .number(3), .issuer: .data(Data([0x30, 0])), .serialNumber: .data(Data([serial])),
                 .publicKeyHash: serial == 1 ? hash : .data(Data(repeating: 0x11, count: 20)),
             ]
-            _ = try keychain.add(NewItem(itemClass: .certificate, attributes: attributes, secret: SecureBytes([serial])))
+            _ = try keychain.add(
+                NewItem(itemClass: .certificate, attributes: attributes, secret: SecureBytes([serial])))
         }
         #expect(try inspector.connection.scalar("SELECT count(*) FROM items_public_key_hash")?.integer == 2)
         let byHash = ItemQuery(itemClass: .certificate, attributes: [.publicKeyHash: hash], returnsSecret: true)

@@ -37,9 +37,11 @@ enum ItemOperations {
         let request = try ItemRequest(query, for: .copyMatching)
         let limit = request.limit ?? .one
         var itemQuery = itemQuery(for: request, limit: limit)
-        // A key's reference is made from its secret, the external representation.
+        // A key's or certificate's reference is made from its secret, the external representation or DER.
         let secretNeeded =
-            request.returns.contains(.data) || (request.itemClass == .key && request.returns.contains(.reference))
+            request.returns.contains(.data)
+            || (request.itemClass != .genericPassword && request.itemClass != .internetPassword
+                && request.returns.contains(.reference))
         itemQuery.returnsSecret = result != nil && secretNeeded
         let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
