@@ -51,12 +51,15 @@ enum IdentityItems {
 
     /// `SecItemCopyMatching` for identities: the query's attributes select certificates; each one with a private
     /// key is an identity, returned as a `SecIdentity` (`kSecReturnRef`), the key's attributes with the
-    /// certificate's over them (`kSecReturnAttributes`), or the certificate's persistent reference or DER.
+    /// certificate's over them (`kSecReturnAttributes`), the certificate's persistent reference
+    /// (`kSecReturnPersistentRef`, which a later identity query may name) or its DER (`kSecReturnData`).
     static func copyMatching(_ query: NSDictionary, _ request: ItemRequest, _ result: UnsafeMutablePointer<CFTypeRef?>?)
         throws(KeychainError)
     {
         let limit = request.limit ?? .one
-        let pairs = try find(query, withReferences: request.returns.contains(.reference), limit: limit)
+        let pairs = try find(
+            query, withReferences: request.returns.contains(.reference), withData: request.returns.contains(.data),
+            limit: limit)
         guard let result else { return }
         let values = pairs.map { value(for: $0, returns: request.returns) }
         guard !request.returns.isEmpty else { return }
@@ -66,7 +69,7 @@ enum IdentityItems {
 
     /// `SecItemDelete` for identities: deletes each matching identity's certificate and private key, as Apple does.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
-        for pair in try find(query, withReferences: false, limit: .all) {
+        for pair in try find(query, withReferences: false, withData: false, limit: .all) {
             for stored in [pair.certificate, pair.key] {
                 guard let reference = stored[kSecValuePersistentRef as String] else { continue }
                 do throws(KeychainError) {
@@ -79,8 +82,8 @@ enum IdentityItems {
     }
 
     /// The identities `query` selects, at most `limit`; `errSecItemNotFound` when there are none.
-    private static func find(_ query: NSDictionary, withReferences: Bool, limit: MatchLimit) throws(KeychainError)
-        -> [Pair]
+    private static func find(_ query: NSDictionary, withReferences: Bool, withData: Bool, limit: MatchLimit)
+        throws(KeychainError) -> [Pair]
     {
         var given: [String: Any] = [:]
         for case (let name as String, let value) in query {
@@ -95,6 +98,7 @@ enum IdentityItems {
         certificates[kSecReturnAttributes as String] = true
         certificates[kSecReturnPersistentRef as String] = true
         if withReferences { certificates[kSecReturnRef as String] = true }
+        if withData { certificates[kSecReturnData as String] = true }
         var found: CFTypeRef?
         try ItemOperations.copyMatching(NSDictionary(dictionary: certificates), &found)
 
@@ -136,13 +140,16 @@ enum IdentityItems {
                 SecIdentity(certificate: certificate, privateKey: key)
             } else { nil }
         let persistentReference = pair.certificate[kSecValuePersistentRef as String]
+        let certificateData = pair.certificate[kSecValueData as String]
         switch returns {
         case .reference: return identity ?? NSNull()
         case .attributes: return NSDictionary(dictionary: attributes)
         case .persistentReference: return (persistentReference as AnyObject?) ?? NSNull()
+        case .data: return (certificateData as AnyObject?) ?? NSNull()
         default:
             var dictionary: [String: Any] = returns.contains(.attributes) ? attributes : [:]
             if returns.contains(.reference) { dictionary[kSecValueRef as String] = identity }
+            if returns.contains(.data) { dictionary[kSecValueData as String] = certificateData }
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef as String] = persistentReference
             }

@@ -159,7 +159,21 @@ import Testing
         let (referencesStatus, references) = findIdentity(
             label: label, [kSecReturnPersistentRef as String: true, kSecMatchLimit as String: 5])
         #expect(referencesStatus == errSecSuccess)
-        #expect((references as? [Data])?.count == 2)
+        let persistentReferences = try #require(references as? [Data])
+        #expect(persistentReferences.count == 2)
+        // A persistent reference returned for an identity names it in a later identity query.
+        for reference in persistentReferences {
+            let (status, result) = copyMatching([
+                kSecClass as String: kSecClassIdentity, kSecValuePersistentRef as String: reference,
+                kSecReturnRef as String: true, kSecReturnData as String: true,
+            ])
+            #expect(status == errSecSuccess)
+            let entry = try #require(result as? [String: Any])
+            let identity = try #require(entry[kSecValueRef as String].map { $0 as! SecIdentity })
+            #expect(identities.contains(identity))
+            #expect(
+                entry[kSecValueData as String] as? Data == SecCertificateCopyData(try parts(of: identity).0) as Data)
+        }
         #expect(
             SecItemDelete([kSecClass as String: kSecClassIdentity, kSecAttrLabel as String: label] as CFDictionary)
                 == errSecSuccess)
