@@ -38,7 +38,8 @@ import Testing
     func theImportedKeySignsAndTheCertificatesKeyVerifies(_ key: TestArchives.LeafKey, _ algorithm: SecKeyAlgorithm)
         throws
     {
-        let identity = try importedIdentity(try testArchives().archive(key))
+        let archive = try testArchives().archive(key)
+        let identity = try importedIdentity(archive)
         var privateKey: SecKey?
         #expect(SecIdentityCopyPrivateKey(identity, &privateKey) == errSecSuccess)
         let (signature, signError) = sign(try #require(privateKey), algorithm, message)
@@ -51,6 +52,11 @@ import Testing
         #expect(valid)
         let (tampered, _) = verify(publicKey, algorithm, message + Data([0]), try #require(signature))
         #expect(!tampered)
+        // The openssl command line, given the certificate openssl made, agrees.
+        let made = try #require(signature)
+        #expect(try testArchives().opensslVerifies(made, of: message, leaf: archive.leaf, pss: key == .rsa))
+        #expect(
+            !(try testArchives().opensslVerifies(made, of: message + Data([0]), leaf: archive.leaf, pss: key == .rsa)))
     }
 
     @Test func anEmptyPassphraseOpensAnArchiveMadeWithoutOne() throws {

@@ -76,6 +76,23 @@ struct TestArchives: Sendable {
             data: try read("\(leaf).p12"), leaf: try read("\(leaf).der"), intermediate: try read("int.der"),
             root: try read("root.der"), name: name)
     }
+
+    /// True when `openssl dgst -sha256 -verify` accepts `signature` of `message` under the public key of the
+    /// certificate `leaf` (DER), as PSS with a digest-long salt when `pss` is set.
+    func opensslVerifies(_ signature: Data, of message: Data, leaf: Data, pss: Bool) throws -> Bool {
+        let name = UUID().uuidString
+        try leaf.write(to: URL(fileURLWithPath: "\(folder)/\(name).der"))
+        try message.write(to: URL(fileURLWithPath: "\(folder)/\(name).msg"))
+        try signature.write(to: URL(fileURLWithPath: "\(folder)/\(name).sig"))
+        let key = try runOpenSSL(
+            ["x509", "-inform", "DER", "-in", "\(name).der", "-pubkey", "-noout", "-out", "\(name).pub"], in: folder)
+        try #require(key.status == 0, "openssl x509: \(key.standardError)")
+        let options = pss ? ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:-1"] : []
+        let output = try runOpenSSL(
+            ["dgst", "-sha256", "-verify", "\(name).pub", "-signature", "\(name).sig"] + options + ["\(name).msg"],
+            in: folder)
+        return output.status == 0
+    }
 }
 
 /// The folder `TestArchives.make()` made, removed at exit.
