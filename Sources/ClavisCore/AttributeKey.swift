@@ -181,11 +181,11 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
 
     /// Attributes whose keyed digests are indexed columns, so queries on them need no full-table decryption.
     public static let indexed: [AttributeKey] = [
-        .account, .service, .server, .label, .applicationLabel, .applicationTag, .publicKeyHash,
+        .account, .service, .server, .label, .applicationLabel, .applicationTag, .publicKeyHash, .subject,
     ]
 
     /// The indexed attributes, most distinguishing first: the order in which one is picked to drive a lookup.
     public static let indexedBySelectivity: [AttributeKey] = [
-        .account, .server, .applicationLabel, .publicKeyHash, .applicationTag, .label, .service,
+        .account, .server, .applicationLabel, .publicKeyHash, .applicationTag, .subject, .label, .service,
     ]
 }

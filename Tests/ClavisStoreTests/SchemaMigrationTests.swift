@@ -86,7 +86,7 @@ import Testing
         try StoreInspector(temporary.home).connection.executeScript(
             """
             DROP TABLE items_application_label; DROP TABLE items_application_tag;
-            DROP TABLE items_public_key_hash;
+            DROP TABLE items_public_key_hash; DROP TABLE items_subject;
             DELETE FROM schema_version WHERE version >= 3;
             """)
         let keychain = try temporary.open()
@@ -118,12 +118,12 @@ import Testing
         #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
     }
 
-    @Test func aVersionThreeKeychainGainsThePublicKeyHashLookupAndFindsCertificatesByIt() throws {
-        // A keychain at version 3 is today's without version 4's table.
+    @Test func aVersionThreeKeychainGainsTheCertificateLookupsAndFindsCertificatesByHashAndSubject() throws {
+        // A keychain at version 3 is today's without version 4's tables.
         _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
         try StoreInspector(temporary.home).connection.executeScript(
             """
-            DROP TABLE items_public_key_hash;
+            DROP TABLE items_public_key_hash; DROP TABLE items_subject;
             DELETE FROM schema_version WHERE version = 4;
             """)
         let keychain = try temporary.open()
@@ -134,16 +134,25 @@ import Testing
             let attributes: [AttributeKey: AttributeValue] = [
                 .certificateType: .number(3), .issuer: .data(Data([0x30, 0])), .serialNumber: .data(Data([serial])),
                 .publicKeyHash: serial == 1 ? hash : .data(Data(repeating: 0x11, count: 20)),
+                .subject: .data(Data([0x31, serial])),
             ]
             _ = try keychain.add(
                 NewItem(itemClass: .certificate, attributes: attributes, secret: SecureBytes([serial])))
         }
-        #expect(try inspector.connection.scalar("SELECT count(*) FROM items_public_key_hash")?.integer == 2)
+        for table in ["items_public_key_hash", "items_subject"] {
+            #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 2, "\(table)")
+        }
         let byHash = ItemQuery(itemClass: .certificate, attributes: [.publicKeyHash: hash], returnsSecret: true)
         #expect(try keychain.find(byHash).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
         #expect(try keychain.explain(byHash).contains { $0.contains("items_public_key_hash") })
+        let bySubject = ItemQuery(
+            itemClass: .certificate, attributes: [.subject: .data(Data([0x31, 2]))], returnsSecret: true)
+        #expect(try keychain.find(bySubject).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[2]])
+        #expect(try keychain.explain(bySubject).contains { $0.contains("items_subject") })
         #expect(try keychain.delete(byHash) == 1)
-        #expect(try inspector.connection.scalar("SELECT count(*) FROM items_public_key_hash")?.integer == 1)
+        for table in ["items_public_key_hash", "items_subject"] {
+            #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 1, "\(table)")
+        }
         #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
     }
 

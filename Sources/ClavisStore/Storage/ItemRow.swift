@@ -63,6 +63,7 @@ extension AttributeKey {
         case .applicationLabel: "items_application_label"
         case .applicationTag: "items_application_tag"
         case .publicKeyHash: "items_public_key_hash"
+        case .subject: "items_subject"
         default: preconditionFailure("attribute \(rawValue) has no lookup table")
         }
     }
