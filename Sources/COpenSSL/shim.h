@@ -14,6 +14,7 @@
 #include <openssl/kdf.h>
 #include <openssl/param_build.h>
 #include <openssl/params.h>
+#include <openssl/pkcs12.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
@@ -389,5 +390,31 @@ static inline X509 *clavis_x509_stack_copy(const STACK_OF(X509) *stack, int inde
 
 /* Frees the stack and the references it holds. */
 static inline void clavis_x509_stack_free(STACK_OF(X509) *stack) { sk_X509_pop_free(stack, X509_free); }
+
+/* PKCS#12: one DER archive, or NULL unless `der` is exactly one. */
+static inline PKCS12 *clavis_pkcs12_from_der(const unsigned char *der, size_t length) {
+    if (length == 0 || length > 0x7fffffff) return NULL;
+    const unsigned char *cursor = der;
+    PKCS12 *archive = d2i_PKCS12(NULL, &cursor, (long)length);
+    if (archive == NULL) return NULL;
+    if (cursor != der + length) {
+        PKCS12_free(archive);
+        return NULL;
+    }
+    return archive;
+}
+
+/* The passphrase that opens the archive's MAC: `passphrase` itself, or NULL when it is empty and the archive was
+   made without one (as PKCS12_parse tries both). 1 with `*chosen` set, 0 when neither verifies, -1 without a MAC. */
+static inline int clavis_pkcs12_verify(PKCS12 *archive, const char *passphrase, const char **chosen) {
+    *chosen = passphrase;
+    if (!PKCS12_mac_present(archive)) return -1;
+    if (PKCS12_verify_mac(archive, passphrase, -1) == 1) return 1;
+    if (passphrase[0] == 0 && PKCS12_verify_mac(archive, NULL, 0) == 1) {
+        *chosen = NULL;
+        return 1;
+    }
+    return 0;
+}
 
 #endif

@@ -123,6 +123,14 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     public static let issuer = AttributeKey(rawValue: "issr")
     /// `kSecAttrSerialNumber`.
     public static let serialNumber = AttributeKey(rawValue: "slnr")
+    /// `kSecAttrCertificateEncoding`.
+    public static let certificateEncoding = AttributeKey(rawValue: "cenc")
+    /// `kSecAttrSubject`: the normalized subject name.
+    public static let subject = AttributeKey(rawValue: "subj")
+    /// `kSecAttrSubjectKeyID`.
+    public static let subjectKeyID = AttributeKey(rawValue: "skid")
+    /// `kSecAttrPublicKeyHash`: SHA-1 of the certificate's public key, a private key's `klbl` when they pair.
+    public static let publicKeyHash = AttributeKey(rawValue: "pkhh")
 
     // Apple's schema stores account, service, label, description, comment, generic, alias, server, security domain
     // and path as blobs: a string, data or a number, each coming back as the type it was given (`.blob`).
@@ -151,6 +159,12 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
         .keySizeInBits: .number, .effectiveKeySize: .number, .startDate: .date, .endDate: .date, .creator: .number,
     ].merging(keyFlags.map { ($0, AttributeValue.Kind.bool) }) { first, _ in first }
 
+    /// Attributes of `kSecClassCertificate` beyond the common ones.
+    static let certificateKinds: [AttributeKey: AttributeValue.Kind] = [
+        .certificateType: .number, .certificateEncoding: .number, .subject: .data, .issuer: .data,
+        .serialNumber: .data, .subjectKeyID: .data, .publicKeyHash: .data, .alias: .blob,
+    ]
+
     /// The boolean usage and property flags of keys.
     public static let keyFlags: [AttributeKey] = [
         .isPermanent, .isPrivate, .isModifiable, .isSensitive, .wasAlwaysSensitive, .isExtractable,
@@ -167,11 +181,11 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
 
     /// Attributes whose keyed digests are indexed columns, so queries on them need no full-table decryption.
     public static let indexed: [AttributeKey] = [
-        .account, .service, .server, .label, .applicationLabel, .applicationTag,
+        .account, .service, .server, .label, .applicationLabel, .applicationTag, .publicKeyHash, .subject,
     ]
 
     /// The indexed attributes, most distinguishing first: the order in which one is picked to drive a lookup.
     public static let indexedBySelectivity: [AttributeKey] = [
-        .account, .server, .applicationLabel, .applicationTag, .label, .service,
+        .account, .server, .applicationLabel, .publicKeyHash, .applicationTag, .subject, .label, .service,
     ]
 }

@@ -6,16 +6,17 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     case internetPassword = "inet"
     /// `kSecClassKey`: a cryptographic key, its external representation as the secret.
     case key = "keys"
-    /// `kSecClassCertificate`: an X.509 certificate (not stored yet).
+    /// `kSecClassCertificate`: an X.509 certificate, its DER encoding as the secret.
     case certificate = "cert"
-    /// `kSecClassIdentity`: a certificate with its private key (not stored yet).
+    /// `kSecClassIdentity`: a certificate with its private key, found by pairing the two stored items (never
+    /// stored itself).
     case identity = "idnt"
 
     /// True for the classes the store can hold today.
     public var isStorable: Bool {
         switch self {
-        case .genericPassword, .internetPassword, .key: true
-        case .certificate, .identity: false
+        case .genericPassword, .internetPassword, .key, .certificate: true
+        case .identity: false
         }
     }
 
@@ -47,12 +48,16 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
         case .genericPassword: Self.genericPasswordKinds
         case .internetPassword: Self.internetPasswordKinds
         case .key: Self.keyKinds
-        case .certificate, .identity: AttributeKey.commonKinds
+        case .certificate: Self.certificateKinds
+        case .identity: AttributeKey.commonKinds
         }
     }
 
     // Merged once: every lookup and every add asks for its class's kinds.
     private static let genericPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.genericPasswordKinds) {
+        first, _ in first
+    }
+    private static let certificateKinds = AttributeKey.commonKinds.merging(AttributeKey.certificateKinds) {
         first, _ in first
     }
     private static let keyKinds = AttributeKey.commonKinds.merging(AttributeKey.keyKinds) { first, _ in first }

@@ -174,7 +174,7 @@ import Testing
         #expect(status { try keychain.add(password(account: "a", [.label: .date(Date())])) } == .param)
         #expect(status { try keychain.add(password(account: "a", [.accessible: .string("zz")])) } == .param)
         #expect(
-            status { try keychain.add(NewItem(itemClass: .certificate, attributes: [:], secret: "k".secret)) }
+            status { try keychain.add(NewItem(itemClass: .identity, attributes: [:], secret: "k".secret)) }
                 == .unimplemented
         )
         let huge = NewItem(

@@ -14,7 +14,7 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 3)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 4)
         // The old table's pages went back to the file system.
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
@@ -81,16 +81,17 @@ import Testing
     }
 
     @Test func aVersionTwoKeychainGainsTheKeyLookupsAndFindsKeysByTagAndApplicationLabel() throws {
-        // A keychain at version 2 is today's without version 3's two tables.
+        // A keychain at version 2 is today's without version 3's two tables and version 4's one.
         _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
         try StoreInspector(temporary.home).connection.executeScript(
             """
             DROP TABLE items_application_label; DROP TABLE items_application_tag;
-            DELETE FROM schema_version WHERE version = 3;
+            DROP TABLE items_public_key_hash; DROP TABLE items_subject;
+            DELETE FROM schema_version WHERE version >= 3;
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 3)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 4)
         let tag = AttributeValue.data(Data("com.example.key".utf8))
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for (keyClass, tagged) in [(1, true), (0, true), (1, false)] as [(Int64, Bool)] {
@@ -114,6 +115,44 @@ import Testing
         #expect(try keychain.explain(byHash).contains { $0.contains("items_application_label") })
         #expect(try keychain.delete(ItemQuery(itemClass: .key, attributes: [.applicationTag: tag])) == 2)
         #expect(try inspector.connection.scalar("SELECT count(*) FROM items_application_tag")?.integer == 1)
+        #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
+    }
+
+    @Test func aVersionThreeKeychainGainsTheCertificateLookupsAndFindsCertificatesByHashAndSubject() throws {
+        // A keychain at version 3 is today's without version 4's tables.
+        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
+        try StoreInspector(temporary.home).connection.executeScript(
+            """
+            DROP TABLE items_public_key_hash; DROP TABLE items_subject;
+            DELETE FROM schema_version WHERE version = 4;
+            """)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 4)
+        let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
+        for serial in [1, 2] as [UInt8] {
+            let attributes: [AttributeKey: AttributeValue] = [
+                .certificateType: .number(3), .issuer: .data(Data([0x30, 0])), .serialNumber: .data(Data([serial])),
+                .publicKeyHash: serial == 1 ? hash : .data(Data(repeating: 0x11, count: 20)),
+                .subject: .data(Data([0x31, serial])),
+            ]
+            _ = try keychain.add(
+                NewItem(itemClass: .certificate, attributes: attributes, secret: SecureBytes([serial])))
+        }
+        for table in ["items_public_key_hash", "items_subject"] {
+            #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 2, "\(table)")
+        }
+        let byHash = ItemQuery(itemClass: .certificate, attributes: [.publicKeyHash: hash], returnsSecret: true)
+        #expect(try keychain.find(byHash).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
+        #expect(try keychain.explain(byHash).contains { $0.contains("items_public_key_hash") })
+        let bySubject = ItemQuery(
+            itemClass: .certificate, attributes: [.subject: .data(Data([0x31, 2]))], returnsSecret: true)
+        #expect(try keychain.find(bySubject).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[2]])
+        #expect(try keychain.explain(bySubject).contains { $0.contains("items_subject") })
+        #expect(try keychain.delete(byHash) == 1)
+        for table in ["items_public_key_hash", "items_subject"] {
+            #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 1, "\(table)")
+        }
         #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
     }
 

@@ -17,6 +17,7 @@ enum StoredAttributes {
         "acct", "svce", "labl", "agrp", "sync", "pdmn", "cdat", "mdat", "accc", "gena", "desc", "icmt", "crtr",
         "type", "invi", "nega", "alis", "scrp", "cusi", "prot", "sdmn", "srvr", "ptcl", "atyp", "port", "path",
         "kcls", "klbl", "atag", "bsiz", "esiz", "sdat", "edat", "ctyp", "issr", "slnr",
+        "cenc", "subj", "skid", "pkhh",
     ]
     private static let codeNumbers = Dictionary(
         uniqueKeysWithValues: knownCodes.enumerated().map { ($0.element, UInt8($0.offset + 1)) })

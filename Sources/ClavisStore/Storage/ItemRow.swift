@@ -62,6 +62,8 @@ extension AttributeKey {
         case .label: "items_label"
         case .applicationLabel: "items_application_label"
         case .applicationTag: "items_application_tag"
+        case .publicKeyHash: "items_public_key_hash"
+        case .subject: "items_subject"
         default: preconditionFailure("attribute \(rawValue) has no lookup table")
         }
     }

@@ -25,7 +25,8 @@ extension KeychainEngine {
     private func prepareForAdd(_ newItem: NewItem) throws -> Item {
         let itemClass = newItem.itemClass
         guard itemClass.isStorable else {
-            throw KeychainError(.unimplemented, "items of class \(itemClass.rawValue) cannot be stored yet")
+            throw KeychainError(
+                .unimplemented, "class \(itemClass.rawValue) is not stored: an identity is a certificate and a key")
         }
         guard newItem.secret.count <= KeychainLimits.secretBytes else {
             throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")

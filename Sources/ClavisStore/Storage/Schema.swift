@@ -85,6 +85,17 @@ enum Schema {
                 CREATE TABLE items_application_tag (digest BLOB NOT NULL, item INTEGER NOT NULL,
                     PRIMARY KEY (digest, item)) WITHOUT ROWID;
                 """),
+        // Certificates (issue 12): their public-key hash (`pkhh`), which pairs a certificate with its private key's
+        // `klbl` into an identity, and their normalized subject (`subj`, what an issuer is looked up by) get lookup
+        // tables. No certificate could be stored before, so both start empty.
+        .init(
+            version: 4,
+            sql: """
+                CREATE TABLE items_public_key_hash (digest BLOB NOT NULL, item INTEGER NOT NULL,
+                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
+                CREATE TABLE items_subject (digest BLOB NOT NULL, item INTEGER NOT NULL,
+                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
+                """),
     ])
 
     /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup

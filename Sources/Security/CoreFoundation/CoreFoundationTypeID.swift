@@ -17,6 +17,7 @@ enum CoreFoundationTypeID: CFTypeID {
     case certificate = 0x5343_4345
     case policy = 0x5343_504f
     case trust = 0x5343_5452
+    case identity = 0x5343_4944
     /// Any other object.
     case unknown = 1
 
@@ -28,6 +29,7 @@ enum CoreFoundationTypeID: CFTypeID {
         case is SecCertificate: self = .certificate
         case is SecPolicy: self = .policy
         case is SecTrust: self = .trust
+        case is SecIdentity: self = .identity
         case is NSNull: self = .null
         case is NSString: self = .string
         case is NSDictionary: self = .dictionary

@@ -16,6 +16,14 @@ enum ItemOperations {
 
     /// `SecItemAdd`: stores a new item in the caller's default group or the group it names.
     static func add(_ attributes: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) throws(KeychainError) {
+        if let identity = attributes.object(forKey: kSecValueRef) as? SecIdentity {
+            guard attributes.count <= ItemRequest.maximumEntries else {
+                throw KeychainError(.param, "the dictionary has more than \(ItemRequest.maximumEntries) entries")
+            }
+            var given: [String: Any] = [:]
+            for case (let name as String, let value) in attributes { given[name] = value }
+            return try IdentityItems.add(given, identity: identity, result)
+        }
         let request = try ItemRequest(attributes, for: .add)
         var itemAttributes = request.attributes
         if let group = request.accessGroup { itemAttributes[.accessGroup] = .string(group) }
@@ -35,11 +43,14 @@ enum ItemOperations {
         throws(KeychainError)
     {
         let request = try ItemRequest(query, for: .copyMatching)
+        if request.itemClass == .identity { return try IdentityItems.copyMatching(query, request, result) }
         let limit = request.limit ?? .one
         var itemQuery = itemQuery(for: request, limit: limit)
-        // A key's reference is made from its secret, the external representation.
+        // A key's or certificate's reference is made from its secret, the external representation or DER.
         let secretNeeded =
-            request.returns.contains(.data) || (request.itemClass == .key && request.returns.contains(.reference))
+            request.returns.contains(.data)
+            || (request.itemClass != .genericPassword && request.itemClass != .internetPassword
+                && request.returns.contains(.reference))
         itemQuery.returnsSecret = result != nil && secretNeeded
         let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
@@ -64,6 +75,7 @@ enum ItemOperations {
     /// `SecItemDelete`: deletes every matching item; `errSecItemNotFound` when none match.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
         let request = try ItemRequest(query, for: .delete)
+        if request.itemClass == .identity { return try IdentityItems.delete(query) }
         let count = try KeychainClient().delete(
             itemQuery(for: request, limit: .all), authentication: request.authentication.call)
         guard count > 0 else {

@@ -20,7 +20,8 @@ struct ItemRequest {
     var returns: ReturnKinds = []
     /// `kSecValueData`, when given.
     var secret: Data?
-    /// For a key added by `SecItemAdd`: its external representation, from `kSecValueRef` or `kSecValueData`.
+    /// For a key or certificate added by `SecItemAdd`: its external representation or DER, from `kSecValueRef` or
+    /// `kSecValueData`.
     var keySecret: SecureBytes?
     /// `kSecAttrAccessControl`, when given.
     var accessControl: AccessControl?
@@ -53,7 +54,7 @@ struct ItemRequest {
         }
         itemClass = try Self.itemClass(&query, persistentReference: persistentReference)
         guard itemClass.isStorable || operation != .add else {
-            throw KeychainError(.unimplemented, "class \(itemClass.rawValue) is not stored yet")
+            throw KeychainError(.param, "an identity is added as a SecIdentity (kSecValueRef)")
         }
 
         for (key, kind) in ReturnKinds.keys {
@@ -70,11 +71,16 @@ struct ItemRequest {
             secret = data
         }
         var keyReference: SecKey?
+        var certificateReference: SecCertificate?
         if let value = query.take(kSecValueRef), itemClass.isStorable {
-            guard itemClass == .key, let key = value as? SecKey else {
-                throw KeychainError(.param, "kSecValueRef must be a SecKey of a kSecClassKey item")
+            if itemClass == .key, let key = value as? SecKey {
+                keyReference = key
+            } else if itemClass == .certificate, let certificate = value as? SecCertificate {
+                certificateReference = certificate
+            } else {
+                throw KeychainError(
+                    .param, "kSecValueRef must be a SecKey of a key or a SecCertificate of a certificate")
             }
-            keyReference = key
         }
         accessGroup = try query.takeString(kSecAttrAccessGroup)
         if let value = query.take(kSecAttrSynchronizable) {
@@ -102,6 +108,15 @@ struct ItemRequest {
                 secret = nil
             } else if let keyReference {
                 attributes.merge(KeyItem.matching(keyReference)) { _, derived in derived }
+            }
+        }
+        if itemClass == .certificate {
+            if operation == .add {
+                (attributes, keySecret) = try CertificateItem.forAdd(
+                    reference: certificateReference, data: secret, attributes: attributes)
+                secret = nil
+            } else if let certificateReference {
+                attributes.merge(CertificateItem.matching(certificateReference)) { _, derived in derived }
             }
         }
         if let protection { attributes[.accessible] = .string(protection.rawValue) }

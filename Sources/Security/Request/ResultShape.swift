@@ -8,8 +8,8 @@ import ClavisCore
 /// | `kSecReturnData` | `Data` | `[Data]` |
 /// | `kSecReturnPersistentRef` | `Data` | `[Data]` |
 /// | `kSecReturnAttributes` | `[String: Any]` | `[[String: Any]]` |
-/// | `kSecReturnRef` alone | a `SecKey` for keys; `nil` for passwords (no ref object) | `[SecKey]`; `[]` |
-/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef`, `v_Ref` (keys only) | `[[String: Any]]` |
+/// | `kSecReturnRef` alone | a `SecKey` or `SecCertificate`; `nil` for passwords (no ref object) | an array; `[]` |
+/// | two or more | `[String: Any]`: attributes if asked, `v_Data`, `v_PersistentRef`, `v_Ref` (not passwords) | `[[String: Any]]` |
 ///
 /// An array comes back whenever the limit is above one, even for a single match. Apple's client drops the items
 /// whose result is empty, so a reference asked for alone leaves `nil` or an empty array, with `errSecSuccess`.
@@ -19,7 +19,7 @@ enum ResultShape {
         guard !returns.isEmpty else { return nil }
         let values =
             returns == .reference
-            ? items.compactMap { KeyItem.reference(for: $0) as AnyObject? }
+            ? items.compactMap { reference(for: $0) }
             : items.map { value(for: $0, returns: returns) }
         let many = limit.maximum.map { $0 > 1 } ?? true
         if many { return NSArray(array: values) }
@@ -38,10 +38,20 @@ enum ResultShape {
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef as String] = Data(item.persistentReference.bytes)
             }
-            if returns.contains(.reference), let key = KeyItem.reference(for: item) {
-                dictionary[kSecValueRef as String] = key
+            if returns.contains(.reference), let reference = reference(for: item) {
+                dictionary[kSecValueRef as String] = reference
             }
             return NSDictionary(dictionary: dictionary)
+        }
+    }
+
+    /// The object `kSecReturnRef` answers for an item: a `SecKey` for a key, a `SecCertificate` for a certificate,
+    /// nil for a password.
+    static func reference(for item: Item) -> AnyObject? {
+        switch item.itemClass {
+        case .key: KeyItem.reference(for: item)
+        case .certificate: CertificateItem.reference(for: item)
+        default: nil
         }
     }
 
