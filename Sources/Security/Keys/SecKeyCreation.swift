@@ -44,7 +44,10 @@ public func SecKeyCreateRandomKey(
         let generated = SecKey(
             key: key, attributes: shared.merging(privateAttributes) { _, new in new },
             publicKeyAttributes: shared.merging(publicAttributes) { _, new in new })
-        return storedIfPermanent(generated, publicKeyAttributes: publicAttributes, errorOut)
+        // As Apple's header says, a top-level kSecAttrIsPermanent stores the key pair; kSecPublicKeyAttrs may say
+        // otherwise for the public key.
+        return storedIfPermanent(
+            generated, publicKeyAttributes: shared.merging(publicAttributes) { _, new in new }, errorOut)
     } catch {
         reportKeyError(errorOut, .param, "key generation failed")
         return nil
@@ -123,7 +126,8 @@ public func SecKeyCopyExternalRepresentation(
 }
 
 /// Stores a generated private key in the keychain when its attributes say `kSecAttrIsPermanent` (given at the top
-/// level or in `kSecPrivateKeyAttrs`), and its public key when `kSecPublicKeyAttrs` says so, each with its
+/// level or in `kSecPrivateKeyAttrs`), and its public key when its own (the top level's, or `kSecPublicKeyAttrs`)
+/// say so, each with its
 /// attributes (tag, label, access group, accessibility, access control), as `SecItemAdd` would with `kSecValueRef`.
 /// Answers the key (its public key reporting whether it was stored), or nil with `SecItemAdd`'s error.
 private func storedIfPermanent(

@@ -103,12 +103,29 @@ struct ImportCommand: RunnableCommand {
             path: parsed.operands[0], passphrase: passphrase, tag: parsed.value("-T"), label: parsed.value("-l"))
     }
 
+    /// True when the file at `path` starts with a backup's magic line.
+    private static func beginsLikeABackup(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)).map { $0 == Data("CLAVIS-BACKUP 1\n".utf8) } ?? false
+    }
+
     func run(_ context: CommandContext) -> Int32 {
-        // Keys and certificates are small: a file of up to a megabyte is read to see whether it holds them.
-        if let handle = FileHandle(forReadingAtPath: path), let head = try? handle.read(upToCount: 1 << 20),
-            KeyFileImport.recognizes(head)
-        {
-            return KeyFileImport(contents: head, tag: tag, label: label).run(context)
+        // A file that is not a backup (which begins with its magic line) is read, into zeroing memory, for the
+        // keys and certificates it may hold: they are small, a megabyte at most.
+        if !Self.beginsLikeABackup(path) {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            if descriptor >= 0 {
+                let contents = try? SecureBytes.read(from: descriptor, limit: 1 << 20)
+                close(descriptor)
+                do throws(KeychainError) {
+                    if let contents = contents ?? nil, let entries = try KeyFileImport.entries(of: contents) {
+                        return KeyFileImport(tag: tag, label: label).add(entries, context)
+                    }
+                } catch {
+                    return context.fail("SecItemImport", error)
+                }
+            }
         }
         let archive: Data
         do throws(KeychainError) {

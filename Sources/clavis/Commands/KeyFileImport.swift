@@ -4,114 +4,131 @@ import Foundation
 import Security
 
 /// `import` of keys and certificates as other tools write them: PEM blocks (`CERTIFICATE`, `PUBLIC KEY`, `PRIVATE
-/// KEY`, `EC PRIVATE KEY`, `RSA PRIVATE KEY`) or one DER certificate or key; each becomes a keychain item.
+/// KEY`, `EC PRIVATE KEY`, `RSA PRIVATE KEY`; `EC PARAMETERS` and text around the blocks are passed over) or one DER
+/// certificate or key. Every entry is read before anything is added, and a failure removes what the import added:
+/// a file is imported whole or not at all. A private key is added with its public key, as `generate-key` adds a pair.
 struct KeyFileImport {
-    /// The file's bytes.
-    var contents: Data
     /// The tag and label given to the keys imported.
     var tag: String?
     var label: String?
 
-    /// True when `contents` is PEM text or a DER certificate (anything else is taken for a backup).
-    static func recognizes(_ contents: Data) -> Bool {
-        contents.starts(with: Data("-----BEGIN ".utf8)) || SecCertificateCreateWithData(nil, contents as CFData) != nil
-    }
-
-    /// One thing to import.
+    /// One thing to import, parsed.
     enum Entry {
-        case certificate(Data)
-        case publicKey(Data)
-        case privateKey(SecureBytes)
+        case certificate(SecCertificate)
+        case key(SecKey)
     }
 
-    /// Adds every entry; the first failure ends the import with its status.
-    func run(_ context: CommandContext) -> Int32 {
-        let entries: [Entry]
-        do throws(KeychainError) {
-            entries = try self.entries()
-        } catch {
-            return context.fail("SecItemImport", error)
+    /// The entries of `contents` when it holds keys or certificates; `nil` when it holds none (a backup, then).
+    ///
+    /// - Throws: `decode` for a PEM block that does not parse, `unimplemented` for one of another kind (an
+    ///   encrypted key).
+    static func entries(of contents: SecureBytes) throws(KeychainError) -> [Entry]? {
+        if let certificate = SecCertificateCreateWithData(nil, contents.withUnsafeBytes { Data($0) } as CFData) {
+            return [.certificate(certificate)]
         }
-        var imported = 0
-        for entry in entries {
-            let (call, status) = add(entry)
-            guard status == errSecSuccess else { return context.fail(call, status) }
-            imported += 1
+        if let key = key(der: contents, isPrivate: true) ?? key(der: contents, isPrivate: false) { return [.key(key)] }
+        // The file's bytes are read where they are (no copy outlives the zeroing buffer).
+        let parsed = contents.withUnsafeBytes { raw in
+            Result { () throws(KeychainError) -> [Entry]? in
+                guard let base = raw.baseAddress else { return nil }
+                let bytes = Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: raw.count, deallocator: .none)
+                return try pemEntries(bytes)
+            }
         }
-        if context.json {
-            Console.out(ItemFormatter.jsonText(["imported": imported]))
-        } else {
-            Console.out("imported \(imported) item\(imported == 1 ? "" : "s")")
-        }
-        return ExitStatus.success
+        return try parsed.get()
     }
 
-    /// The entries of the file: its PEM blocks, or its one DER certificate.
-    func entries() throws(KeychainError) -> [Entry] {
-        guard let text = String(data: contents, encoding: .utf8), text.hasPrefix("-----BEGIN ") else {
-            return [.certificate(contents)]
-        }
+    /// The entries of the PEM blocks in `bytes`, or `nil` when there is none.
+    private static func pemEntries(_ bytes: Data) throws(KeychainError) -> [Entry]? {
+        guard let begin = bytes.range(of: Data("-----BEGIN ".utf8)) else { return nil }
         var entries: [Entry] = []
-        var rest = Substring(text)
-        while let begin = rest.range(of: "-----BEGIN ") {
-            guard let nameEnd = rest[begin.upperBound...].range(of: "-----") else { break }
-            let name = String(rest[begin.upperBound..<nameEnd.lowerBound])
-            guard let end = rest[nameEnd.upperBound...].range(of: "-----END \(name)-----") else {
+        var rest = bytes[begin.lowerBound...]
+        while let start = rest.range(of: Data("-----BEGIN ".utf8)) {
+            guard let nameEnd = rest[start.upperBound...].range(of: Data("-----".utf8)) else { break }
+            let name = String(decoding: rest[start.upperBound..<nameEnd.lowerBound], as: UTF8.self)
+            guard let end = rest[nameEnd.upperBound...].range(of: Data("-----END \(name)-----".utf8)) else {
                 throw KeychainError(.decode, "the PEM block \(name.prefix(32)) has no end line")
             }
-            let body = rest[nameEnd.upperBound..<end.lowerBound].filter { !$0.isWhitespace }
-            guard let der = Data(base64Encoded: String(body)) else {
+            var body = Data(rest[nameEnd.upperBound..<end.lowerBound])
+            defer { body.resetBytes(in: 0..<body.count) }
+            rest = rest[end.upperBound...]
+            if name == "EC PARAMETERS" { continue }  // `openssl ecparam -genkey` writes the curve before the key
+            guard var der = Data(base64Encoded: body, options: .ignoreUnknownCharacters) else {
                 throw KeychainError(.decode, "the PEM block \(name.prefix(32)) is not base64")
             }
+            let secure = SecureBytes(der)
+            der.resetBytes(in: 0..<der.count)
             switch name {
-            case "CERTIFICATE": entries.append(.certificate(der))
-            case "PUBLIC KEY": entries.append(.publicKey(der))
-            case "PRIVATE KEY", "EC PRIVATE KEY", "RSA PRIVATE KEY": entries.append(.privateKey(SecureBytes(der)))
+            case "CERTIFICATE":
+                guard let certificate = SecCertificateCreateWithData(nil, secure.withUnsafeBytes { Data($0) } as CFData)
+                else { throw KeychainError(.decode, "a CERTIFICATE block is not a DER certificate") }
+                entries.append(.certificate(certificate))
+            case "PUBLIC KEY", "PRIVATE KEY", "EC PRIVATE KEY", "RSA PRIVATE KEY":
+                guard let key = key(der: secure, isPrivate: name != "PUBLIC KEY") else {
+                    throw KeychainError(.decode, "the \(name) block is not an EC P-256/384/521 or RSA key")
+                }
+                entries.append(.key(key))
             default:
                 throw KeychainError(
                     .unimplemented,
                     "PEM blocks of \(name.prefix(32)) are not imported (an encrypted key: decrypt it first)")
             }
-            rest = rest[end.upperBound...]
         }
-        guard !entries.isEmpty else { throw KeychainError(.decode, "the file holds no PEM block") }
+        guard !entries.isEmpty else { throw KeychainError(.decode, "the file holds no certificate or key") }
         return entries
     }
 
-    /// Adds one entry; the call that failed and its status.
-    private func add(_ entry: Entry) -> (String, OSStatus) {
-        var attributes: [String: Any] = [:]
-        switch entry {
-        case .certificate(let der):
-            guard let certificate = SecCertificateCreateWithData(nil, der as CFData) else {
-                return ("SecCertificateCreateWithData", errSecDecode)
+    /// Adds every entry, or none: a failure removes what was added and answers its call and status.
+    func add(_ entries: [Entry], _ context: CommandContext) -> Int32 {
+        var added: [Data] = []
+        for entry in entries {
+            var items: [[String: Any]] = []
+            switch entry {
+            case .certificate(let certificate):
+                var item: [String: Any] = [
+                    kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
+                ]
+                if let label { item[kSecAttrLabel as String] = label }
+                items.append(item)
+            case .key(let key):
+                items.append(keyItem(key))
+                let isPrivate = (SecKeyCopyAttributes(key) as? [String: Any])?[kSecAttrKeyClass as String].map {
+                    "\($0)" == String(kSecAttrKeyClassPrivate)
+                }
+                if isPrivate == true, let publicKey = SecKeyCopyPublicKey(key) { items.append(keyItem(publicKey)) }
             }
-            attributes[kSecClass as String] = kSecClassCertificate
-            attributes[kSecValueRef as String] = certificate
-            if let label { attributes[kSecAttrLabel as String] = label }
-        case .publicKey(let der):
-            guard let key = Self.key(der: SecureBytes(der), isPrivate: false) else {
-                return ("SecKeyCreateWithData", errSecDecode)
+            for item in items {
+                var reference: CFTypeRef?
+                var query = item
+                query[kSecReturnPersistentRef as String] = true
+                let status = SecItemAdd(query as CFDictionary, &reference)
+                guard status == errSecSuccess else {
+                    for made in added { SecItemDelete([kSecValuePersistentRef as String: made] as CFDictionary) }
+                    return context.fail("SecItemAdd", status)
+                }
+                if let reference = reference as? Data { added.append(reference) }
             }
-            attributes = keyAttributes(key)
-        case .privateKey(let der):
-            guard let key = Self.key(der: der, isPrivate: true) else { return ("SecKeyCreateWithData", errSecDecode) }
-            attributes = keyAttributes(key)
         }
-        return ("SecItemAdd", SecItemAdd(attributes as CFDictionary, nil))
+        if context.json {
+            Console.out(ItemFormatter.jsonText(["imported": added.count]))
+        } else {
+            Console.out("imported \(added.count) item\(added.count == 1 ? "" : "s")")
+        }
+        return ExitStatus.success
     }
 
-    private func keyAttributes(_ key: SecKey) -> [String: Any] {
-        var attributes: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key]
-        if let tag { attributes[kSecAttrApplicationTag as String] = Data(tag.utf8) }
-        if let label { attributes[kSecAttrLabel as String] = label }
-        return attributes
+    private func keyItem(_ key: SecKey) -> [String: Any] {
+        var item: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key]
+        if let tag { item[kSecAttrApplicationTag as String] = Data(tag.utf8) }
+        if let label { item[kSecAttrLabel as String] = label }
+        return item
     }
 
     /// A `SecKey` from a standard DER key, through Apple's external representation of it.
     private static func key(der: SecureBytes, isPrivate: Bool) -> SecKey? {
         guard let parsed = try? AsymmetricKey.standardDER(der, isPrivate: isPrivate) else { return nil }
-        let bytes: Data
+        var bytes: Data
         if isPrivate {
             guard let representation = try? parsed.privateRepresentation() else { return nil }
             bytes = representation.withUnsafeBytes { Data($0) }
@@ -119,6 +136,7 @@ struct KeyFileImport {
             guard let representation = try? parsed.publicRepresentation() else { return nil }
             bytes = Data(representation)
         }
+        defer { bytes.resetBytes(in: 0..<bytes.count) }
         let type: CFString
         if case .rsa = parsed.kind { type = kSecAttrKeyTypeRSA } else { type = kSecAttrKeyTypeECSECPrimeRandom }
         let attributes: [String: Any] = [

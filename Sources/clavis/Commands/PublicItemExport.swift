@@ -15,8 +15,11 @@ struct PublicItemExport {
 
     /// Writes the PEM blocks to `file`; `errSecItemNotFound` when there is nothing to export.
     func run(_ context: CommandContext, to file: BackupFile, replacing: Bool) -> Int32 {
+        // Public key items only: a private key's reference would be read from its secret (and might ask for
+        // authentication), and `generate-key` and `SecKeyCreateRandomKey` store the pair.
         var query: [String: Any] = [kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnRef as String: true]
         query[kSecClass as String] = kind == .certificates ? kSecClassCertificate : kSecClassKey
+        if kind == .publicKeys { query[kSecAttrKeyClass as String] = kSecAttrKeyClassPublic }
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         guard status == errSecSuccess else { return context.fail("SecItemCopyMatching", status) }
@@ -32,7 +35,7 @@ struct PublicItemExport {
                 seen.insert(bytes).inserted,
                 let text = PublicKeyPEM.text(of: publicKey)
             {
-                // A pair stored as two items (private and public) is written once.
+                // The same public key stored twice (two tags) is written once.
                 blocks.append(text)
             }
         }

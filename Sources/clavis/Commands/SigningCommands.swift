@@ -59,22 +59,29 @@ struct SignatureCommand: RunnableCommand {
             Console.error("clavis: \(verifies ? "verify" : "sign"): cannot read \(input)")
             return ExitStatus.forStatus(errSecIO)
         }
-        let (status, privateKey) = findPrivateKey()
-        guard let privateKey else { return context.fail("SecItemCopyMatching", status) }
-        let chosen = algorithm ?? SignatureAlgorithmName.defaultAlgorithm(for: privateKey)
         var error: Unmanaged<CFError>?
         if verifies {
             guard let signatureFile = signature, let signed = FileManager.default.contents(atPath: signatureFile) else {
                 Console.error("clavis: verify: cannot read \(signature ?? "")")
                 return ExitStatus.forStatus(errSecIO)
             }
-            guard let publicKey = SecKeyCopyPublicKey(privateKey) else { return context.fail(call, errSecInternal) }
+            // The public key item when there is one (no private key is read, so nothing is asked for); else the
+            // private key's public half.
+            var (status, found) = findKey(kSecAttrKeyClassPublic)
+            if found == nil, status == errSecItemNotFound { (status, found) = findKey(kSecAttrKeyClassPrivate) }
+            guard let found, let publicKey = SecKeyCopyPublicKey(found) else {
+                return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
+            }
+            let chosen = algorithm ?? SignatureAlgorithmName.defaultAlgorithm(for: publicKey)
             guard SecKeyVerifySignature(publicKey, chosen, data as CFData, signed as CFData, &error) else {
                 return context.fail(call, KeyFailure.status(of: error))
             }
             if context.json { Console.out(ItemFormatter.jsonText(["verified": true])) }
             return ExitStatus.success
         }
+        let (status, privateKey) = findKey(kSecAttrKeyClassPrivate)
+        guard let privateKey else { return context.fail("SecItemCopyMatching", status) }
+        let chosen = algorithm ?? SignatureAlgorithmName.defaultAlgorithm(for: privateKey)
         guard let made = SecKeyCreateSignature(privateKey, chosen, data as CFData, &error) as Data? else {
             return context.fail(call, KeyFailure.status(of: error))
         }
@@ -89,10 +96,10 @@ struct SignatureCommand: RunnableCommand {
         return ExitStatus.success
     }
 
-    /// The private key the command names, asking for what its access control needs.
-    private func findPrivateKey() -> (OSStatus, SecKey?) {
+    /// The key of `keyClass` the command names, asking for what its access control needs.
+    private func findKey(_ keyClass: CFString) -> (OSStatus, SecKey?) {
         var query: [String: Any] = [
-            kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+            kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: keyClass,
             kSecReturnRef as String: true,
             kSecUseOperationPrompt as String: verifies ? "Verify a signature" : "Sign \(input)",
         ]

@@ -80,7 +80,7 @@ import Testing
 
     @Test(arguments: [
         ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384", "-out", "key.pem"],
-        ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "key.pem"],
+        ["ecparam", "-name", "prime256v1", "-genkey", "-out", "key.pem"],
         ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"],
     ])
     func aPrivateKeyOpenSSLWroteImportsAndSignsForItsPublicKey(generation: [String]) throws {
@@ -89,7 +89,7 @@ import Testing
         #expect(try runOpenSSL(["pkey", "-in", "key.pem", "-pubout", "-out", "pub.pem"], in: folder).status == 0)
         let imported = try ClavisBinary.run(["import", folder + "/key.pem", "-T", "imported"], home: home)
         #expect(imported.status == 0, "\(imported.standardError)")
-        #expect(imported.standardOutput.contains("imported 1 item"))
+        #expect(imported.standardOutput.contains("imported 2 items"), "the private key and its public key")
         try Data("payload".utf8).write(to: URL(fileURLWithPath: folder + "/payload"))
         let signed = try ClavisBinary.run(
             ["sign", "-T", "imported", "-a", "ecdsa-sha256", "-i", folder + "/payload", "-o", folder + "/payload.sig"],
@@ -135,6 +135,66 @@ import Testing
         }
         let certificates = try ClavisBinary.run(["export", "-t", "certs", "-o", folder + "/certs.pem"], home: home)
         #expect(certificates.status == 44, "no certificate stored: errSecItemNotFound")
+    }
+
+    @Test func aKeyAndCertificateBundleImportsWholeOrNotAtAll() throws {
+        let (folder, home) = try freshFolder()
+        #expect(
+            try runOpenSSL(
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                    "key.pem", "-subj", "/CN=bundle.clavis.test/emailAddress=ops@clavis.test", "-days", "30", "-out",
+                    "cert.pem",
+                ], in: folder
+            ).status == 0)
+        let bundle =
+            try String(contentsOfFile: folder + "/key.pem", encoding: .utf8)
+            + "Bag Attributes: text between blocks is passed over\n"
+            + (try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8))
+        try ("Preamble\n" + bundle).write(toFile: folder + "/bundle.pem", atomically: true, encoding: .utf8)
+        // A bundle whose last block is broken adds nothing.
+        try (bundle + "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n").write(
+            toFile: folder + "/broken.pem", atomically: true, encoding: .utf8)
+        #expect(try ClavisBinary.run(["import", folder + "/broken.pem", "-T", "bundle"], home: home).status != 0)
+        #expect(try ClavisBinary.run(["dump-keychain"], home: home).standardOutput.isEmpty, "nothing was added")
+
+        let imported = try ClavisBinary.run(["import", folder + "/bundle.pem", "-T", "bundle"], home: home)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.contains("imported 3 items"), "\(imported.standardOutput)")
+        let found = try ClavisBinary.run(["find-certificate", "-c", "bundle.clavis", "-p", "-m", "-Z"], home: home)
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(found.standardOutput.contains("email: ops@clavis.test"))
+        let pem = try String(contentsOfFile: folder + "/cert.pem", encoding: .utf8)
+        #expect(found.standardOutput.contains(pem.trimmingCharacters(in: .newlines)))
+        let fingerprint = try runOpenSSL(["x509", "-in", "cert.pem", "-noout", "-fingerprint", "-sha256"], in: folder)
+        let hex = fingerprint.standardOutput.split(separator: "=").last.map {
+            $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(found.standardOutput.contains("SHA-256 hash: \(hex ?? "?")"), "\(found.standardOutput)")
+        let exported = try ClavisBinary.run(["export", "-t", "certs", "-o", folder + "/out.pem"], home: home)
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(try String(contentsOfFile: folder + "/out.pem", encoding: .utf8) == pem)
+        #expect(try ClavisBinary.run(["find-certificate", "-e", "nobody@clavis.test"], home: home).status == 44)
+    }
+
+    @Test func aPublicKeyAloneVerifiesWithoutItsPrivateKey() throws {
+        let (folder, home) = try freshFolder()
+        #expect(
+            try runOpenSSL(
+                ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "k.pem"],
+                in: folder
+            ).status == 0)
+        #expect(
+            try runOpenSSL(["pkey", "-in", "k.pem", "-pubout", "-outform", "DER", "-out", "pub.der"], in: folder).status
+                == 0)
+        try Data("signed elsewhere".utf8).write(to: URL(fileURLWithPath: folder + "/m"))
+        #expect(try runOpenSSL(["dgst", "-sha256", "-sign", "k.pem", "-out", "m.sig", "m"], in: folder).status == 0)
+        let imported = try ClavisBinary.run(["import", folder + "/pub.der", "-T", "partner"], home: home)
+        #expect(imported.status == 0, "a DER public key: \(imported.standardError)")
+        let verified = try ClavisBinary.run(
+            ["verify", "-T", "partner", "-i", folder + "/m", "-s", folder + "/m.sig"], home: home)
+        #expect(verified.status == 0, "\(verified.standardError)")
+        #expect(try ClavisBinary.run(["sign", "-T", "partner", "-i", folder + "/m"], home: home).status == 44)
     }
 
     @Test func aFileThatIsNeitherABackupNorAKeyIsRefused() throws {

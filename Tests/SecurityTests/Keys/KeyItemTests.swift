@@ -38,7 +38,9 @@ import Testing
         let generated = try #require(SecKeyCopyAttributes(key) as? [String: Any])
         #expect(generated[kSecAttrIsPermanent as String] as? Bool == true)
 
-        let (status, result) = find([kSecAttrApplicationTag as String: tag], [kSecReturnRef as String: true])
+        let (status, result) = find(
+            [kSecAttrApplicationTag as String: tag, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate],
+            [kSecReturnRef as String: true])
         #expect(status == errSecSuccess)
         let byTag = try #require(result.map { $0 as! SecKey })
         #expect(byTag == key)
@@ -56,10 +58,15 @@ import Testing
         #expect(labelStatus == errSecSuccess)
         let byLabel = try #require(labelResult.map { $0 as! SecKey })
         try expectSignsForPublicKey(of: key, found: byLabel, .ecdsaSignatureMessageX962SHA512)
-        // Only the private key was made permanent.
-        let (publicStatus, _) = find(
-            [kSecAttrApplicationTag as String: tag, kSecAttrKeyClass as String: kSecAttrKeyClassPublic], [:])
-        #expect(publicStatus == errSecItemNotFound)
+        // A top-level kSecAttrIsPermanent stores the pair, as Apple's header says.
+        let (publicStatus, publicResult) = find(
+            [kSecAttrApplicationTag as String: tag, kSecAttrKeyClass as String: kSecAttrKeyClassPublic],
+            [kSecReturnRef as String: true])
+        #expect(publicStatus == errSecSuccess)
+        let storedPublic = try #require(publicResult.map { $0 as! SecKey })
+        #expect(
+            SecKeyCopyExternalRepresentation(storedPublic, nil) as Data?
+                == SecKeyCopyExternalRepresentation(try publicKey(of: key), nil) as Data?)
     }
 
     @Test func aPermanentRSAKeyAndItsPublicKeyAreStoredWhenTheirAttributesSaySo() throws {
