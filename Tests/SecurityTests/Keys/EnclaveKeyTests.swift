@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 import ClavisStore
@@ -229,26 +230,73 @@ import Testing
         }
     }
 
+    /// A keychain of its own whose scripted sensor reads a script of its own, so that the access-control suites,
+    /// which rewrite theirs while this suite runs, cannot consume or replace this test's outcomes.
+    private struct OwnSensor {
+        let home: String
+        let script: String
+
+        init() throws {
+            let folder = try makeTemporaryFolder("clavis-enclave-acl")
+            home = folder + "/home"
+            script = folder + "/biometry.json"
+            write(outcomes: [])
+            // A passcode, as on the access-control suites' keychain.
+            let passcode = SecureBytes(Data(ACL.passcode.utf8))
+            try run { try KeychainClient().setPasscode(passcode, current: nil, strength: .cheapForTesting) }
+        }
+
+        /// The sensor's next outcomes, with one finger enrolled.
+        func write(outcomes: [String]) {
+            let contents: [String: Any] = ["enrolled": ["right-index"], "outcomes": outcomes, "whenEmpty": "cancel"]
+            try! JSONSerialization.data(withJSONObject: contents).write(to: URL(fileURLWithPath: script))
+        }
+
+        /// The outcomes not yet consumed.
+        var remainingOutcomes: [String] {
+            let data = FileManager.default.contents(atPath: script) ?? Data()
+            return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["outcomes"] as? [String] ?? []
+        }
+
+        private var configuration: ClavisConfiguration {
+            var configuration = ClavisConfiguration.current.with(home: home)
+            configuration.biometryScript = script
+            let socket = TestKeychain.daemonSocket(home: home, biometryScript: script)
+            return configuration.with(daemonSocket: socket ?? configuration.daemonSocket)
+        }
+
+        func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+            try ClavisConfiguration.withConfiguration(configuration, body)
+        }
+
+        func run<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result)
+            async rethrows
+            -> Result
+        {
+            try await ClavisConfiguration.withConfiguration(configuration, body)
+        }
+    }
+
     @Test func aBiometryCurrentSetKeySignsOnlyWithAnEvaluatedContext() async throws {
-        ACL.script(enrolled: ["right-index"])
+        let sensor = try OwnSensor()
         let tag = uniqueTag()
         let access = ACL.access([.privateKeyUsage, .biometryCurrentSet])
-        let key = try ACL.run { try makeEnclaveKey(tag: tag, access: access) }
+        let key = try sensor.run { try makeEnclaveKey(tag: tag, access: access) }
         let publicKey = try publicKey(of: key)
 
         // Without a context that may not ask, the key is not even found; a failed scan fails the signature.
         let query: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag, kSecReturnRef as String: true,
         ]
-        #expect(ACL.run { copyMatching(query.merging(ACL.noUI) { $1 }).0 } == errSecInteractionNotAllowed)
-        ACL.script(enrolled: ["right-index"], outcomes: ["no-match"])
-        let refused = ACL.run { sign(key, .ecdsaSignatureMessageX962SHA256, message) }
+        #expect(sensor.run { copyMatching(query.merging(ACL.noUI) { $1 }).0 } == errSecInteractionNotAllowed)
+        sensor.write(outcomes: ["no-match"])
+        let refused = sensor.run { sign(key, .ecdsaSignatureMessageX962SHA256, message) }
         #expect(refused.0 == nil && code(refused.1) == Int(errSecAuthFailed))
-        #expect(ACL.remainingOutcomes.isEmpty)
+        #expect(sensor.remainingOutcomes.isEmpty)
 
         // A context evaluated against the sensor finds the key and signs with it, asking nothing more.
-        ACL.script(enrolled: ["right-index"], outcomes: ["match"])
-        let signature: Data? = try await ACL.run {
+        sensor.write(outcomes: ["match"])
+        let signature: Data? = try await sensor.run {
             let context = LAContext()
             #expect(
                 try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Sign in"))
@@ -259,7 +307,7 @@ import Testing
             let reference = try #require(found as! SecKey?)
             return sign(reference, .ecdsaSignatureMessageX962SHA256, message).0
         }
-        #expect(ACL.remainingOutcomes.isEmpty)
+        #expect(sensor.remainingOutcomes.isEmpty)
         #expect(verify(publicKey, .ecdsaSignatureMessageX962SHA256, message, try #require(signature)).0)
     }
 }
