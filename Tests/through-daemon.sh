@@ -9,7 +9,7 @@ suites=(
     AddAndCopyTests AccessGroupTests BlobAttributeTests CompatibilityTests PersistentReferenceTests
     ReturnTypeTests ReturnCombinationTests SynchronizableTests UpdateAndDeleteTests ValidationTests
     LocalAuthenticationTests TypeShapeTests StatusCodeTests AppleNamesTests ServiceLocationTests
-    AccessControlSuites KeyItemTests CertificateItemTests IdentityItemTests PKCS12ImportTests
+    AccessControlSuites KeyItemTests CertificateItemTests IdentityItemTests PKCS12ImportTests EnclaveKeyTests
 )
 filter=$(IFS='|'; echo "SecurityTests\\.(${suites[*]})/")
 CLAVIS_TEST_THROUGH_DAEMON=1 swift test --skip-build --filter "$filter"

@@ -88,6 +88,32 @@ public struct KeychainClient: Sendable {
         }
     }
 
+    // MARK: Keys the service holds
+
+    /// Generates a private key inside the keychain service and stores it as `item` describes, held by the token
+    /// its `tokenID` names; returns the item as stored, whose secret is the public key.
+    public func addGeneratedKey(_ item: NewItem, authentication: CallAuthentication = CallAuthentication())
+        throws(KeychainError) -> Item
+    {
+        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
+            (proof, _) throws(KeychainError) in
+            var item = item
+            item.authentication = proof
+            return try service.addGeneratedKey(item)
+        }
+    }
+
+    /// Runs `use` with the private key of the token-held key item `reference` names, authenticating for its
+    /// access control as a read of its secret would; the signature or shared secret.
+    public func useKey(
+        _ reference: PersistentReference, for use: KeyUse, authentication: CallAuthentication = CallAuthentication()
+    ) throws(KeychainError) -> SecureBytes {
+        try AuthenticatedCall.run(authentication, operation: .find, client: self) {
+            (proof, _) throws(KeychainError) in
+            try service.useKey(reference, for: use, authentication: proof)
+        }
+    }
+
     // MARK: The keychain
 
     /// The keychain's state and the caller's identity as the service sees them.

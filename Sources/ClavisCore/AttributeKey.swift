@@ -81,6 +81,9 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     public static let keySizeInBits = AttributeKey(rawValue: "bsiz")
     /// `kSecAttrEffectiveKeySize`.
     public static let effectiveKeySize = AttributeKey(rawValue: "esiz")
+    /// `kSecAttrTokenID`: the token holding a private key the keychain service never hands out
+    /// (`TokenKey.secureEnclave`).
+    public static let tokenID = AttributeKey(rawValue: "tkid")
     /// Key validity start.
     public static let startDate = AttributeKey(rawValue: "sdat")
     /// Key validity end.
@@ -157,6 +160,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     static let keyKinds: [AttributeKey: AttributeValue.Kind] = [
         .keyClass: .number, .applicationLabel: .blob, .applicationTag: .blob, .keyType: .number,
         .keySizeInBits: .number, .effectiveKeySize: .number, .startDate: .date, .endDate: .date, .creator: .number,
+        .tokenID: .blob,
     ].merging(keyFlags.map { ($0, AttributeValue.Kind.bool) }) { first, _ in first }
 
     /// Attributes of `kSecClassCertificate` beyond the common ones.

@@ -37,6 +37,14 @@ public final class EmbeddedKeychainService: KeychainService {
     }
 
     public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        guard item.attributes[.tokenID] == nil else {
+            throw KeychainError(.param, "a key held by a token is made by SecKeyCreateRandomKey, not added")
+        }
+        return try addStoring(item)
+    }
+
+    /// `add` for any item, token-held keys included.
+    func addStoring(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
         var item = item
         item.authentication = vetted(item.authentication)
         item.attributes = try bindingBiometry(item.attributes)
@@ -48,7 +56,7 @@ public final class EmbeddedKeychainService: KeychainService {
 
     public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
         let scoped = try scoped(query)
-        return try Self.answer { () throws(KeychainError) in try keychain.find(scoped) }
+        return try Self.answer { () throws(KeychainError) in Self.publicOnly(try keychain.find(scoped)) }
     }
 
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
@@ -65,6 +73,9 @@ public final class EmbeddedKeychainService: KeychainService {
                 throw KeychainError(.param, "the new access group must be a string")
             }
             try entitlements.require(name)
+        }
+        guard changes.attributes[.tokenID] == nil else {
+            throw KeychainError(.param, "the token holding a key cannot change")
         }
         var changes = changes
         changes.attributes = try bindingBiometry(changes.attributes)
@@ -188,7 +199,7 @@ public final class EmbeddedKeychainService: KeychainService {
     }
 
     /// `query` narrowed to the groups the caller may search, with its proof as the ledger confirms it.
-    private func scoped(_ query: ItemQuery) throws(KeychainError) -> ItemQuery {
+    func scoped(_ query: ItemQuery) throws(KeychainError) -> ItemQuery {
         var scoped = query
         scoped.accessGroups = try entitlements.searchGroups(query.accessGroups)
         scoped.authentication = vetted(query.authentication)

@@ -19,6 +19,8 @@ public enum Request: Sendable {
     case scanBiometry(reason: String, AuthenticationSessionID)
     case endAuthenticationSession(AuthenticationSessionID)
     case accessLog(AccessLogQuery)
+    case addGeneratedKey(NewItem)
+    case useKey(PersistentReference, KeyUse, AuthenticationProof?)
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -76,6 +78,14 @@ public enum Request: Sendable {
             writer.byte(24)
             writer.optional(query.since) { $0.uint64(UInt64(max(0, $1.timeIntervalSince1970 * 1000))) }
             writer.optional(query.item) { $0.lengthPrefixed($1.bytes) }
+        case .addGeneratedKey(let item):
+            writer.byte(12)
+            writer.newItem(item)
+        case .useKey(let reference, let use, let proof):
+            writer.byte(13)
+            writer.lengthPrefixed(reference.bytes)
+            writer.keyUse(use)
+            writer.proof(proof)
         }
     }
 
@@ -100,6 +110,10 @@ public enum Request: Sendable {
         case 9: self = .status
         case 10: self = .exportBackup(passphrase: try reader.secret(), try reader.strength())
         case 11: self = .importBackup(try reader.data(), passphrase: try reader.secret())
+        case 12: self = .addGeneratedKey(try reader.newItem())
+        case 13:
+            self = .useKey(
+                PersistentReference(bytes: Array(try reader.lengthPrefixed())), try reader.keyUse(), try reader.proof())
         case 20: self = .promptForPasscode(try reader.prompt())
         case 21: self = .biometryStatus
         case 22: self = .scanBiometry(reason: try reader.string(), try reader.session())
@@ -135,6 +149,8 @@ public enum Response: Sendable {
     case biometricCheck(Result<Data, AuthenticationFailure>)
     /// Access-log entries, one JSON line each (as the log stores them).
     case accessLog(Data)
+    /// What a key the service holds made: a signature or a shared secret.
+    case keyResult(SecureBytes)
 
     /// The response's bytes (which may hold secrets: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -185,6 +201,9 @@ public enum Response: Sendable {
         case .accessLog(let lines):
             writer.byte(22)
             writer.lengthPrefixed(lines)
+        case .keyResult(let result):
+            writer.byte(11)
+            writer.secret(result)
         }
     }
 
@@ -217,6 +236,7 @@ public enum Response: Sendable {
                     exported: try count(&reader), thisDeviceOnly: try count(&reader),
                     accessControlled: try count(&reader)))
         case 10: self = .restore(RestoreSummary(restored: try count(&reader), alreadyPresent: try count(&reader)))
+        case 11: self = .keyResult(try reader.secret())
         case 20: self = .biometry(try reader.biometry())
         case 21: self = .biometricCheck(try reader.enrolment())
         case 22: self = .accessLog(try reader.data())

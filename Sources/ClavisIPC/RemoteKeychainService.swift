@@ -63,6 +63,20 @@ public final class RemoteKeychainService: KeychainService {
         try answer(.delete(query), count)
     }
 
+    public func addGeneratedKey(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        try answer(.addGeneratedKey(item)) { (response) throws(KeychainError) -> Item? in
+            if case .item(let item) = response { item } else { nil }
+        }
+    }
+
+    public func useKey(_ reference: PersistentReference, for use: KeyUse, authentication: AuthenticationProof?)
+        throws(KeychainError) -> ServiceAnswer<SecureBytes>
+    {
+        try answer(.useKey(reference, use, authentication)) { (response) throws(KeychainError) -> SecureBytes? in
+            if case .keyResult(let result) = response { result } else { nil }
+        }
+    }
+
     public func lock() throws(KeychainError) {
         try expectDone(.lock)
     }

@@ -60,6 +60,17 @@ extension ByteWriter {
         bool(value.unauthenticatedItems == .skip)
     }
 
+    mutating func keyUse(_ value: KeyUse) {
+        switch value {
+        case .signDigest(let digest):
+            byte(0)
+            lengthPrefixed(digest)
+        case .agree(let peer):
+            byte(1)
+            lengthPrefixed(peer)
+        }
+    }
+
     mutating func changes(_ value: ItemChanges) {
         attributes(value.attributes)
         optional(value.secret) { $0.secret($1) }
@@ -118,6 +129,14 @@ extension ByteReader {
             return AuthenticationProof(
                 passcode: passcode, biometryEnrolment: enrolment, passcodeKeychain: keychain,
                 applicationPassword: password, session: session)
+        }
+    }
+
+    mutating func keyUse() throws(KeychainError) -> KeyUse {
+        switch try byte() {
+        case 0: return .signDigest(Array(try lengthPrefixed()))
+        case 1: return .agree(peerPublicKey: Array(try lengthPrefixed()))
+        default: throw malformed("an unknown key use")
         }
     }
 

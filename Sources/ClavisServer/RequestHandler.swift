@@ -47,6 +47,18 @@ enum RequestHandler {
                     return .count(deleted.count)
                 }
                 return (answered, subject)
+            case .addGeneratedKey(let item):
+                let answered = response(try service.addGeneratedKey(item)) { stored in
+                    subject.items = [stored.persistentReference]
+                    subject.accessGroups = [stored.accessGroup]
+                    return .item(stored)
+                }
+                return (answered, subject)
+            case .useKey(let reference, let use, let proof):
+                let answered = response(try service.useKey(reference, for: use, authentication: proof)) {
+                    .keyResult($0)
+                }
+                return (answered, subject)
             case .lock:
                 try service.lock()
                 return (.done, subject)
@@ -92,6 +104,12 @@ enum RequestHandler {
         case .find(let query): queried("find", query)
         case .update(let query, _): queried("update", query)
         case .delete(let query): queried("delete", query)
+        case .addGeneratedKey(let item):
+            Subject(
+                operation: "generateKey", itemClass: .key,
+                accessGroups: [item.attributes[.accessGroup]?.stringValue ?? defaultGroup].compactMap { $0 })
+        // The key item used, named by its persistent reference; never the input or what the key made.
+        case .useKey(let reference, _, _): Subject(operation: "useKey", itemClass: .key, items: [reference])
         case .lock: Subject(operation: "lock")
         case .unlock: Subject(operation: "unlock")
         case .verifyPasscode: Subject(operation: "verifyPasscode")

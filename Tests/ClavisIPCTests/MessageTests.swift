@@ -73,6 +73,40 @@ import Testing
         #expect(error.code == .authFailed && error.reason == "wrong" && error.pendingAccessControl == policy)
     }
 
+    @Test func aKeyUseCarriesItsItemInputAndProofAndItsResultComesBack() throws {
+        let reference = PersistentReference(bytes: Array("keys".utf8) + Array(repeating: 5, count: 16))
+        let proof = AuthenticationProof(passcode: false, biometryEnrolment: Data([4]))
+        for use in [KeyUse.signDigest([1, 2, 3]), .agree(peerPublicKey: [4] + Array(repeating: 6, count: 64))] {
+            guard case .useKey(let back, let backUse, let backProof) = try roundTrip(.useKey(reference, use, proof))
+            else {
+                Issue.record("not a key use")
+                return
+            }
+            #expect(back == reference && backProof == proof)
+            switch (use, backUse) {
+            case (.signDigest(let sent), .signDigest(let received)): #expect(sent == received)
+            case (.agree(let sent), .agree(let received)): #expect(sent == received)
+            default: Issue.record("the key use changed on the way")
+            }
+        }
+        guard case .useKey(_, _, nil) = try roundTrip(.useKey(reference, .signDigest([]), nil)) else {
+            Issue.record("a use without a proof gained one")
+            return
+        }
+        let item = NewItem(
+            itemClass: .key, attributes: [.tokenID: .string(TokenKey.secureEnclave)], secret: SecureBytes(Data()))
+        guard case .addGeneratedKey(let generated) = try roundTrip(.addGeneratedKey(item)) else {
+            Issue.record("not a key generation")
+            return
+        }
+        #expect(TokenKey.isHeld(generated.attributes))
+        guard case .keyResult(let result) = try roundTrip(.keyResult(SecureBytes(Data([9, 8])))) else {
+            Issue.record("not a key result")
+            return
+        }
+        #expect(result == SecureBytes(Data([9, 8])))
+    }
+
     @Test func randomAndTruncatedBytesAreDecodeErrorsNeverTraps() throws {
         var random = SystemRandomNumberGenerator()
         var writer = ByteWriter()

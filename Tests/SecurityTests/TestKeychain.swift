@@ -62,13 +62,14 @@ enum TestKeychain {
         }
     }
 
-    /// Through the daemon, the socket of a daemon serving the keychain in `path` (started on first use); `nil` when
-    /// the tests run embedded.
-    static func daemonSocket(home path: String) -> String? {
+    /// Through the daemon, the socket of a daemon serving the keychain in `path` (started on first use), whose sensor
+    /// reads `biometryScript` (by default the access-control tests' script); `nil` when the tests run embedded.
+    static func daemonSocket(home path: String, biometryScript: String? = nil) -> String? {
         guard daemon != nil else { return nil }
         return daemonsByHome.withLock { daemons in
             if let known = daemons[path] { return known.socket }
-            let started = try! makeDaemon(options: ["--state", path, "--biometry-script", home + "/biometry.json"])
+            let script = biometryScript ?? home + "/biometry.json"
+            let started = try! makeDaemon(options: ["--state", path, "--biometry-script", script])
             daemons[path] = started
             return started.socket
         }

@@ -30,6 +30,21 @@ public protocol KeychainService: Sendable {
     /// Deletes every matching item in one transaction; how many were deleted.
     func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int>
 
+    /// Generates an EC P-256 private key inside the service and stores it as the key item `item` describes (its
+    /// secret ignored), held by the token `item.attributes[.tokenID]` names (`TokenKey.secureEnclave`): the
+    /// private key never leaves the service. Returns the item as stored, whose secret is the public key (ANSI X9.63).
+    ///
+    /// - Throws: as `add`; `param` for another token or a protection class that may leave the device.
+    func addGeneratedKey(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item>
+
+    /// Runs `use` with the private key of the token-held key item `reference` names, as `authentication` allows
+    /// (the item's access control is checked as for reading its secret); the signature or shared secret.
+    ///
+    /// - Throws: `itemNotFound` when no such item is in the caller's groups, `param` for a key the service does
+    ///   not hold or input the key refuses.
+    func useKey(_ reference: PersistentReference, for use: KeyUse, authentication: AuthenticationProof?)
+        throws(KeychainError) -> ServiceAnswer<SecureBytes>
+
     /// Locks the keychain: the `WhenUnlocked` classes close.
     func lock() throws(KeychainError)
 

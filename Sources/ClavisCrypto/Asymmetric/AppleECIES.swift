@@ -50,6 +50,23 @@ public enum AppleECIES {
             Array(sealed.dropFirst(curve.pointByteCount)), key: key, iv: iv, authenticating: [])
     }
 
+    /// Decrypts what `seal` made for a recipient on `curve` whose private key is elsewhere: `agree` computes the
+    /// ECDH secret of that private key with the ephemeral public key it is given.
+    public static func open(
+        _ sealed: [UInt8], curve: EllipticCurve, digest: DigestAlgorithm, variableIV: Bool,
+        agree: (AsymmetricKey) throws(CryptoError) -> SecureBytes
+    ) throws(CryptoError) -> SecureBytes {
+        guard sealed.count >= curve.pointByteCount + tagByteCount else {
+            throw .invalidInput("ECIES input of \(sealed.count) bytes is too short")
+        }
+        let ephemeralPoint = Array(sealed.prefix(curve.pointByteCount))
+        let ephemeral = try AsymmetricKey.ellipticCurve(x963: SecureBytes(ephemeralPoint), isPrivate: false)
+        let secret = try agree(ephemeral)
+        let (key, iv) = try derive(secret, ephemeralPoint: ephemeralPoint, curve: curve, digest: digest, variableIV)
+        return try AESGCM.decrypt(
+            Array(sealed.dropFirst(curve.pointByteCount)), key: key, iv: iv, authenticating: [])
+    }
+
     private static func derive(
         _ secret: SecureBytes, ephemeralPoint: [UInt8], curve: EllipticCurve, digest: DigestAlgorithm,
         _ variableIV: Bool

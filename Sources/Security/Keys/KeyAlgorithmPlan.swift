@@ -66,22 +66,23 @@ enum KeyAlgorithmPlan {
         return table
     }()
 
-    /// True when `key` can run this plan for `operation` (Apple's `SecKeyIsAlgorithmSupported`).
-    func supports(_ operation: SecKeyOperationType, with key: AsymmetricKey) -> Bool {
+    /// True when `key` can run this plan for `operation` (Apple's `SecKeyIsAlgorithmSupported`); `isPrivate`
+    /// says whether the key is private (a token-held key is, though only its public key is here).
+    func supports(_ operation: SecKeyOperationType, with key: AsymmetricKey, isPrivate: Bool) -> Bool {
         let isRSA: Bool
         if case .rsa = key.kind { isRSA = true } else { isRSA = false }
         switch (self, operation) {
         case (.signature(let signature), _) where signature.padding == .pss:
             // Apple checks that PSS fits the modulus first: a block of at least two digests and two bytes.
             guard let digest = signature.digest, key.blockByteCount >= 2 * digest.byteCount + 2 else { return false }
-            return isRSA && (operation == .sign ? key.isPrivate : operation == .verify && !key.isPrivate)
-        case (.signature(let signature), .sign): return signature.isRSA == isRSA && key.isPrivate
-        case (.signature(let signature), .verify): return signature.isRSA == isRSA && !key.isPrivate
-        case (.rsaEncryption, .encrypt), (.rsaHybrid, .encrypt): return isRSA && !key.isPrivate
-        case (.rsaEncryption, .decrypt), (.rsaHybrid, .decrypt): return isRSA && key.isPrivate
-        case (.ecies, .encrypt): return !isRSA && !key.isPrivate
-        case (.ecies, .decrypt): return !isRSA && key.isPrivate
-        case (.keyExchange, .keyExchange): return !isRSA && key.isPrivate
+            return isRSA && (operation == .sign ? isPrivate : operation == .verify && !isPrivate)
+        case (.signature(let signature), .sign): return signature.isRSA == isRSA && isPrivate
+        case (.signature(let signature), .verify): return signature.isRSA == isRSA && !isPrivate
+        case (.rsaEncryption, .encrypt), (.rsaHybrid, .encrypt): return isRSA && !isPrivate
+        case (.rsaEncryption, .decrypt), (.rsaHybrid, .decrypt): return isRSA && isPrivate
+        case (.ecies, .encrypt): return !isRSA && !isPrivate
+        case (.ecies, .decrypt): return !isRSA && isPrivate
+        case (.keyExchange, .keyExchange): return !isRSA && isPrivate
         default: return false
         }
     }

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -53,6 +54,10 @@ enum KeyItem {
         var attributes = given
         let key: AsymmetricKey
         if let reference {
+            guard reference.token == nil else {
+                // A key a token holds is in the keychain already: its item is the only one it has.
+                throw KeychainError(.duplicateItem, "a key held by a token is stored already")
+            }
             key = reference.key
         } else if let data {
             guard case .number(let keyClass) = given[.keyClass] else {
@@ -68,6 +73,9 @@ enum KeyItem {
                 throw KeychainError(.param, "a key given as kSecValueData needs kSecAttrKeyType")
             }
             key = try parse(bytes, keyClass: keyClass, type: type)
+        } else if TokenKey.isHeld(given) {
+            // SecKeyCreateRandomKey's token key: the keychain service generates it and derives the rest.
+            return (given, SecureBytes(Data()))
         } else {
             throw KeychainError(.param, "a key item needs kSecValueRef or kSecValueData")
         }
@@ -90,7 +98,7 @@ enum KeyItem {
     static func matching(_ reference: SecKey) -> [AttributeKey: AttributeValue] {
         guard let publicBytes = try? reference.key.publicRepresentation() else { return [:] }
         return [
-            .keyClass: .number(reference.key.isPrivate ? privateClass : publicClass),
+            .keyClass: .number(reference.isPrivate ? privateClass : publicClass),
             .applicationLabel: .data(Data(DigestAlgorithm.sha1.hash(publicBytes))),
         ]
     }
@@ -137,7 +145,20 @@ enum KeyItem {
 
     /// The `SecKey` of a stored key item whose secret was read, or nil (a symmetric key, a secret not loaded):
     /// its attributes are the item's, so `SecKeyCopyAttributes` reports it permanent with its tag and label.
-    static func reference(for item: Item) -> SecKey? {
+    ///
+    /// A key a token holds comes back with its public key (what the service hands out as its secret) and its item's
+    /// reference, through which it is used with `authentication`.
+    static func reference(for item: Item, authentication: CallAuthentication = CallAuthentication()) -> SecKey? {
+        if item.itemClass == .key, TokenKey.isHeld(item.attributes) {
+            guard let secret = item.secret,
+                let publicKey = try? AsymmetricKey.ellipticCurve(x963: secret, isPrivate: false)
+            else { return nil }
+            var attributes = ResultShape.attributes(of: item)
+            attributes[kSecAttrIsPermanent as String] = true
+            return SecKey(
+                key: publicKey, attributes: attributes,
+                token: TokenHandle(reference: item.persistentReference, authentication: authentication))
+        }
         guard item.itemClass == .key, let secret = item.secret,
             case .number(let keyClass) = item.attributes[.keyClass], keyClass != symmetricClass,
             case .number(let type) = item.attributes[.keyType],

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -7,24 +8,48 @@ import ClavisCrypto
 /// Immutable once made (the key is OpenSSL's, the attributes an immutable dictionary), so it may be shared
 /// between threads.
 public final class SecKey: @unchecked Sendable {
-    /// The key itself.
+    /// The key itself; for a key a token holds, its public key.
     let key: AsymmetricKey
+    /// For a private key the keychain service holds (`kSecAttrTokenIDSecureEnclave`): its item, which every
+    /// private-key operation goes to.
+    let token: TokenHandle?
     /// The attributes the caller gave (tag, label, usage flags), returned by `SecKeyCopyAttributes`.
     let givenAttributes: NSDictionary
     /// For a generated private key: the attributes its public key is made with by `SecKeyCopyPublicKey`.
     let publicKeyAttributes: NSDictionary
 
-    init(key: AsymmetricKey, attributes: [String: Any], publicKeyAttributes: [String: Any] = [:]) {
+    init(
+        key: AsymmetricKey, attributes: [String: Any], publicKeyAttributes: [String: Any] = [:],
+        token: TokenHandle? = nil
+    ) {
         self.key = key
+        self.token = token
         self.givenAttributes = NSDictionary(dictionary: attributes)
         self.publicKeyAttributes = NSDictionary(dictionary: publicKeyAttributes)
+    }
+
+    /// True for a private key, held here or by a token.
+    var isPrivate: Bool { token != nil || key.isPrivate }
+}
+
+/// Where a token-held private key is: its key item in the keychain, and how calls on it authenticate (the
+/// context and interface the call that made or found the key was given).
+struct TokenHandle: Sendable {
+    /// The key item.
+    let reference: PersistentReference
+    /// The authentication options of every use.
+    let authentication: CallAuthentication
+
+    /// Runs `use` in the keychain service with the key's private key.
+    func run(_ use: KeyUse) throws(KeychainError) -> SecureBytes {
+        try KeychainClient().useKey(reference, for: use, authentication: authentication)
     }
 }
 
 extension SecKey: Equatable {
     /// True for keys of the same class with the same public key, as `CFEqual` finds them.
     public static func == (lhs: SecKey, rhs: SecKey) -> Bool {
-        lhs.key.isPrivate == rhs.key.isPrivate
+        lhs.isPrivate == rhs.isPrivate
             && (try? lhs.key.publicRepresentation()) == (try? rhs.key.publicRepresentation())
     }
 }
@@ -34,8 +59,8 @@ extension SecKey: CustomStringConvertible {
     public var description: String {
         let type: String
         switch key.kind {
-        case .ellipticCurve: type = key.isPrivate ? "ECPrivateKey" : "ECPublicKey"
-        case .rsa: type = key.isPrivate ? "RSAPrivateKey" : "RSAPublicKey"
+        case .ellipticCurve: type = isPrivate ? "ECPrivateKey" : "ECPublicKey"
+        case .rsa: type = isPrivate ? "RSAPrivateKey" : "RSAPublicKey"
         }
         return "<SecKeyRef key type: \(type), block size: \(key.bitCount) bits>"
     }
@@ -49,5 +74,10 @@ public func SecKeyGetTypeID() -> CFTypeID { CoreFoundationTypeID.key.rawValue }
 func reportKeyError(
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ code: KeychainError.Code, _ reason: String
 ) {
-    errorOut?.pointee = Unmanaged.passRetained(NSError(keychainError: KeychainError(code, reason)))
+    reportKeyError(errorOut, KeychainError(code, reason))
+}
+
+/// Hands `error` back through a `CFError` out-parameter as an `NSOSStatusErrorDomain` error.
+func reportKeyError(_ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ error: KeychainError) {
+    errorOut?.pointee = Unmanaged.passRetained(NSError(keychainError: error))
 }

@@ -9,7 +9,7 @@ import ClavisCrypto
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     let inner = key.key
     guard let publicBytes = try? inner.publicRepresentation() else { return nil }
-    let isPrivate = inner.isPrivate
+    let isPrivate = key.isPrivate
     var attributes: [String: Any] = [
         kSecClass as String: kSecClassKey,
         kSecAttrIsSensitive as String: kCFBooleanFalse!,
@@ -45,6 +45,12 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     for case (let name as String, let value) in key.givenAttributes where !derived.contains(name) {
         attributes[name] = value
     }
+    if key.token != nil {
+        // The key a token holds: sensitive, never extractable, and named by its token.
+        attributes[kSecAttrTokenID as String] = kSecAttrTokenIDSecureEnclave
+        attributes[kSecAttrIsSensitive as String] = kCFBooleanTrue!
+        attributes[kSecAttrIsExtractable as String] = kCFBooleanFalse!
+    }
     return NSDictionary(dictionary: attributes)
 }
 
@@ -60,7 +66,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 public func SecKeyIsAlgorithmSupported(
     _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm
 ) -> Bool {
-    KeyAlgorithmPlan(algorithm)?.supports(operation, with: key.key) ?? false
+    KeyAlgorithmPlan(algorithm)?.supports(operation, with: key.key, isPrivate: key.isPrivate) ?? false
 }
 
 /// The plan for `algorithm` when `key` supports it for `operation`; otherwise reports Apple's
@@ -69,7 +75,8 @@ func supportedPlan(
     _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm,
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> KeyAlgorithmPlan? {
-    guard let plan = KeyAlgorithmPlan(algorithm), plan.supports(operation, with: key.key) else {
+    guard let plan = KeyAlgorithmPlan(algorithm), plan.supports(operation, with: key.key, isPrivate: key.isPrivate)
+    else {
         reportKeyError(errorOut, .param, "\(algorithm.rawValue): algorithm not supported by the key \(key)")
         return nil
     }

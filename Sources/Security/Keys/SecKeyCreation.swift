@@ -15,10 +15,9 @@ public func SecKeyCreateRandomKey(
     for case (let name as String, let value) in parameters { shared[name] = value }
     let privateAttributes = dictionary(shared.removeValue(forKey: kSecPrivateKeyAttrs as String))
     let publicAttributes = dictionary(shared.removeValue(forKey: kSecPublicKeyAttrs as String))
-    // Keys held by a token (the Secure Enclave) come with a later part of issue 12.
-    if shared[kSecAttrTokenID as String] != nil {
-        reportKeyError(errorOut, .unimplemented, "keys held by a token are not implemented yet")
-        return nil
+    if let token = shared.removeValue(forKey: kSecAttrTokenID as String) {
+        return tokenKey(
+            token, shared: shared, privateAttributes: privateAttributes, publicAttributes: publicAttributes, errorOut)
     }
     let type = shared.removeValue(forKey: kSecAttrKeyType as String)
     let size = integer(shared.removeValue(forKey: kSecAttrKeySizeInBits as String))
@@ -103,10 +102,12 @@ public func SecKeyCreateWithData(
 /// Returns the public key of a private key (or the key itself when it is public).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
-    guard key.key.isPrivate else { return key }
-    guard let publicKey = try? key.key.publicKey() else { return nil }
+    guard key.isPrivate else { return key }
     var attributes: [String: Any] = [:]
     for case (let name as String, let value) in key.publicKeyAttributes { attributes[name] = value }
+    // A token-held key's public key is all this process has of it.
+    if key.token != nil { return SecKey(key: key.key, attributes: attributes) }
+    guard let publicKey = try? key.key.publicKey() else { return nil }
     return SecKey(key: publicKey, attributes: attributes)
 }
 
@@ -115,6 +116,11 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
 public func SecKeyCopyExternalRepresentation(
     _ key: SecKey, _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
+    if key.token != nil {
+        // As Apple's: the private key a token holds is not exportable, by any call.
+        reportKeyError(errorOut, .unimplemented, "export of a key held by a token is not possible")
+        return nil
+    }
     do throws(CryptoError) {
         guard key.key.isPrivate else { return Data(try key.key.publicRepresentation()) as NSData }
         // The caller asked for the private bytes: they leave the zeroing buffer only here, into the CFData.
@@ -163,7 +169,7 @@ private func storedIfPermanent(
 }
 
 /// Adds `key` as a `kSecClassKey` item with the item attributes among `attributes`; answers its persistent reference.
-private func addKeyItem(_ key: SecKey, attributes: [String: Any]) throws(KeychainError) -> Data {
+func addKeyItem(_ key: SecKey, attributes: [String: Any]) throws(KeychainError) -> Data {
     var item = attributes
     for name in [kSecAttrKeyType, kSecAttrKeySizeInBits, kSecAttrKeyClass, kSecAttrTokenID] {
         item.removeValue(forKey: name as String)
@@ -181,7 +187,7 @@ private func addKeyItem(_ key: SecKey, attributes: [String: Any]) throws(Keychai
 }
 
 /// The attributes in a nested attributes dictionary (empty when absent or not a dictionary).
-private func dictionary(_ value: Any?) -> [String: Any] {
+func dictionary(_ value: Any?) -> [String: Any] {
     guard let nested = value as? NSDictionary else { return [:] }
     var result: [String: Any] = [:]
     for case (let name as String, let value) in nested { result[name] = value }
@@ -189,14 +195,14 @@ private func dictionary(_ value: Any?) -> [String: Any] {
 }
 
 /// An integer given as a number or a decimal string.
-private func integer(_ value: Any?) -> Int? {
+func integer(_ value: Any?) -> Int? {
     if let number = value as? NSNumber { return number.intValue }
     if let text = value as? String { return Int(text) }
     return nil
 }
 
 /// A boolean given as a boolean or number.
-private func isTrue(_ value: Any?) -> Bool {
+func isTrue(_ value: Any?) -> Bool {
     (value as? NSNumber)?.boolValue ?? false
 }
 

@@ -39,6 +39,11 @@ public func SecKeyCreateDecryptedData(
 ) -> CFData? {
     guard let plan = supportedPlan(key, .decrypt, algorithm, errorOut) else { return nil }
     let bytes = ciphertext.byteArray
+    if let token = key.token, case .ecies(let digest, let variableIV) = plan,
+        case .ellipticCurve(let curve) = key.key.kind
+    {
+        return decryptedWithTokenKey(token, bytes, curve: curve, digest: digest, variableIV, algorithm, errorOut)
+    }
     do throws(CryptoError) {
         let plaintext: SecureBytes
         switch plan {
@@ -52,6 +57,35 @@ public func SecKeyCreateDecryptedData(
         return plaintext.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
     } catch {
         reportKeyError(errorOut, .param, "\(algorithm.rawValue): decryption failed")
+        return nil
+    }
+}
+
+/// Apple's ECIES decryption with a key the keychain service holds: the service computes the ECDH secret with the
+/// ephemeral public key, and the rest (X9.63 KDF, AES-GCM) runs here, as with Apple's Secure Enclave.
+private func decryptedWithTokenKey(
+    _ token: TokenHandle, _ bytes: [UInt8], curve: EllipticCurve, digest: DigestAlgorithm, _ variableIV: Bool,
+    _ algorithm: SecKeyAlgorithm, _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
+    var serviceError: KeychainError?
+    do throws(CryptoError) {
+        let plaintext = try AppleECIES.open(bytes, curve: curve, digest: digest, variableIV: variableIV) {
+            (ephemeral) throws(CryptoError) -> SecureBytes in
+            let point = try ephemeral.publicRepresentation()
+            do throws(KeychainError) {
+                return try token.run(.agree(peerPublicKey: point))
+            } catch {
+                serviceError = error
+                throw CryptoError.invalidInput("the keychain service did not agree")
+            }
+        }
+        return plaintext.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) }
+    } catch {
+        if let serviceError, serviceError.code != .param {
+            reportKeyError(errorOut, serviceError)
+        } else {
+            reportKeyError(errorOut, .param, "\(algorithm.rawValue): decryption failed")
+        }
         return nil
     }
 }

@@ -32,7 +32,18 @@ public func SecKeyCopyKeyExchangeResult(
         return nil
     }
     do throws(CryptoError) {
-        var secret = try privateKey.key.sharedSecret(with: publicKey.key, cofactor: false)
+        var secret: SecureBytes
+        if let token = privateKey.token {
+            let point = try publicKey.key.publicRepresentation()
+            do throws(KeychainError) {
+                secret = try token.run(.agree(peerPublicKey: point))
+            } catch {
+                reportKeyError(errorOut, error)
+                return nil
+            }
+        } else {
+            secret = try privateKey.key.sharedSecret(with: publicKey.key, cofactor: false)
+        }
         if let kdf, let requested {
             secret = try X963KDF.deriveKey(
                 from: secret, sharedInfo: (sharedInfo as? NSData)?.byteArray ?? [], digest: kdf,

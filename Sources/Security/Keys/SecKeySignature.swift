@@ -14,7 +14,22 @@ public func SecKeyCreateSignature(
     guard case .signature(let plan) = supportedPlan(key, .sign, algorithm, errorOut) else { return nil }
     do throws(CryptoError) {
         let digest = plan.input(dataToSign.byteArray)
-        var signature = try key.key.sign(digest: digest, algorithm: plan.digest, padding: plan.padding)
+        var signature: [UInt8]
+        if let token = key.token {
+            // The keychain service signs with the key it holds; the digest is all it sees.
+            if let expected = plan.digest, digest.count != expected.byteCount {
+                reportKeyError(errorOut, .param, "bad digest size for \(algorithm.rawValue)")
+                return nil
+            }
+            do throws(KeychainError) {
+                signature = try token.run(.signDigest(digest)).withUnsafeBytes { Array($0) }
+            } catch {
+                reportKeyError(errorOut, error)
+                return nil
+            }
+        } else {
+            signature = try key.key.sign(digest: digest, algorithm: plan.digest, padding: plan.padding)
+        }
         if plan.rawECDSA, case .ellipticCurve(let curve) = key.key.kind {
             signature = try ECDSASignature.raw(fromDER: signature, curve: curve)
         }

@@ -38,6 +38,26 @@ enum ItemOperations {
         result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
     }
 
+    /// `SecKeyCreateRandomKey` with a token: the key item `attributes` describe, generated and stored by the keychain
+    /// service, and the authentication options its uses take.
+    static func generateTokenKey(_ attributes: NSDictionary) throws(KeychainError)
+        -> (Item, CallAuthentication)
+    {
+        let request = try ItemRequest(attributes, for: .add)
+        guard request.synchronizable != .yes else {
+            throw KeychainError(.param, "a key held by a token never leaves the device, so it cannot synchronize")
+        }
+        var itemAttributes = request.attributes
+        if let group = request.accessGroup { itemAttributes[.accessGroup] = .string(group) }
+        itemAttributes[.synchronizable] = .bool(false)
+        if let protection = request.protection { itemAttributes[.accessible] = .string(protection.rawValue) }
+        let authentication = request.authentication.call
+        let item = try KeychainClient().addGeneratedKey(
+            NewItem(itemClass: .key, attributes: itemAttributes, secret: SecureBytes(Data())),
+            authentication: authentication)
+        return (item, authentication)
+    }
+
     /// `SecItemCopyMatching`: finds items in the caller's groups; `errSecItemNotFound` when none match.
     static func copyMatching(_ query: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?)
         throws(KeychainError)
@@ -57,7 +77,12 @@ enum ItemOperations {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
         }
         guard let result else { return }
-        result.pointee = ResultShape.object(for: items, returns: request.returns, limit: limit)
+        if request.returns.contains(.data), items.contains(where: { TokenKey.isHeld($0.attributes) }) {
+            // The private key a token holds is never returned, as Apple's keychain returns no Secure Enclave key.
+            throw KeychainError(.param, "the data of a key held by a token cannot be returned")
+        }
+        result.pointee = ResultShape.object(
+            for: items, returns: request.returns, limit: limit, authentication: request.authentication.call)
     }
 
     /// `SecItemUpdate`: changes every matching item; `errSecItemNotFound` when none match.

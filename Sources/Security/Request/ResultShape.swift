@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 
 /// Builds what `SecItemCopyMatching` and `SecItemAdd` put in `result`, as Apple's data-protection keychain does.
@@ -15,19 +16,25 @@ import ClavisCore
 /// whose result is empty, so a reference asked for alone leaves `nil` or an empty array, with `errSecSuccess`.
 enum ResultShape {
     /// The result object for `items`, or `nil` when no return key was set or only `kSecReturnRef`.
-    static func object(for items: [Item], returns: ReturnKinds, limit: MatchLimit) -> CFTypeRef? {
+    /// A token-held key's reference uses the key with `authentication`.
+    static func object(
+        for items: [Item], returns: ReturnKinds, limit: MatchLimit,
+        authentication: CallAuthentication = CallAuthentication()
+    ) -> CFTypeRef? {
         guard !returns.isEmpty else { return nil }
         let values =
             returns == .reference
-            ? items.compactMap { reference(for: $0) }
-            : items.map { value(for: $0, returns: returns) }
+            ? items.compactMap { reference(for: $0, authentication: authentication) }
+            : items.map { value(for: $0, returns: returns, authentication: authentication) }
         let many = limit.maximum.map { $0 > 1 } ?? true
         if many { return NSArray(array: values) }
         return values.first
     }
 
     /// One item's entry.
-    static func value(for item: Item, returns: ReturnKinds) -> AnyObject {
+    static func value(
+        for item: Item, returns: ReturnKinds, authentication: CallAuthentication = CallAuthentication()
+    ) -> AnyObject {
         switch returns {
         case .data: return NSData(data: secretData(of: item))
         case .persistentReference: return NSData(data: Data(item.persistentReference.bytes))
@@ -38,18 +45,18 @@ enum ResultShape {
             if returns.contains(.persistentReference) {
                 dictionary[kSecValuePersistentRef as String] = Data(item.persistentReference.bytes)
             }
-            if returns.contains(.reference), let reference = reference(for: item) {
+            if returns.contains(.reference), let reference = reference(for: item, authentication: authentication) {
                 dictionary[kSecValueRef as String] = reference
             }
             return NSDictionary(dictionary: dictionary)
         }
     }
 
-    /// The object `kSecReturnRef` answers for an item: a `SecKey` for a key, a `SecCertificate` for a certificate,
-    /// nil for a password.
-    static func reference(for item: Item) -> AnyObject? {
+    /// The object `kSecReturnRef` answers for an item: a `SecKey` for a key (a token-held one uses the key with
+    /// `authentication`), a `SecCertificate` for a certificate, nil for a password.
+    static func reference(for item: Item, authentication: CallAuthentication = CallAuthentication()) -> AnyObject? {
         switch item.itemClass {
-        case .key: KeyItem.reference(for: item)
+        case .key: KeyItem.reference(for: item, authentication: authentication)
         case .certificate: CertificateItem.reference(for: item)
         default: nil
         }

@@ -74,22 +74,17 @@ import Testing
                 == Data(DigestAlgorithm.sha1.hash([UInt8](publicBytes))))
     }
 
-    // Permanent keys are stored: see KeyItemTests.
-    @Test func tokenKeysAnswerUnimplementedForNow() {
-        for extra in [
-            [kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave],
-            [kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave, kSecAttrIsPermanent as String: true],
-        ] as [[String: Any]] {
-            var parameters: [String: Any] = [
-                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
-            ]
-            parameters.merge(extra) { _, new in new }
-            var error: Unmanaged<CFError>?
-            #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) == nil)
-            let reported = error?.takeRetainedValue()
-            #expect(code(reported) == Int(errSecUnimplemented))
-            #expect(reported.map { CFErrorGetDomain($0) as String } == kCFErrorDomainOSStatus as String)
-        }
+    // Permanent keys are stored: see KeyItemTests; keys held by a token: EnclaveKeyTests.
+    @Test func aTransientTokenKeyAnswersUnimplemented() {
+        let parameters: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+            kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+        ]
+        var error: Unmanaged<CFError>?
+        #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) == nil)
+        let reported = error?.takeRetainedValue()
+        #expect(code(reported) == Int(errSecUnimplemented))
+        #expect(reported.map { CFErrorGetDomain($0) as String } == kCFErrorDomainOSStatus as String)
     }
 
     @Test(

@@ -1,0 +1,88 @@
+public import ClavisCore
+import ClavisCrypto
+import FoundationEssentials
+
+/// Keys the service holds (`kSecAttrTokenIDSecureEnclave`): generated here, sealed in their item like any secret,
+/// used here, and handed out only as their public key.
+extension EmbeddedKeychainService {
+    public func addGeneratedKey(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        guard item.itemClass == .key, TokenKey.isHeld(item.attributes) else {
+            throw KeychainError(.param, "the service generates keys only for the token \(TokenKey.secureEnclave)")
+        }
+        let protection = item.attributes[.accessible]?.stringValue.flatMap(ProtectionClass.init(rawValue:))
+        guard protection?.isThisDeviceOnly ?? true else {
+            throw KeychainError(.param, "a key held by the token never leaves the device: use a ThisDeviceOnly class")
+        }
+        let key: AsymmetricKey
+        let publicBytes: [UInt8]
+        var generated = item
+        do throws(CryptoError) {
+            key = try AsymmetricKey.generate(curve: .p256)
+            publicBytes = try key.publicRepresentation()
+            generated.secret = try key.privateRepresentation()
+        } catch {
+            throw KeychainError(.internal, "the key could not be generated")
+        }
+        generated.attributes[.accessible] = .string((protection ?? .whenUnlockedThisDeviceOnly).rawValue)
+        for (name, value) in Self.tokenKeyFacts(publicBytes: publicBytes) { generated.attributes[name] = value }
+        return try addStoring(generated).map { stored in
+            var stored = stored
+            stored.secret = SecureBytes(publicBytes)
+            return stored
+        }
+    }
+
+    public func useKey(_ reference: PersistentReference, for use: KeyUse, authentication: AuthenticationProof?)
+        throws(KeychainError) -> ServiceAnswer<SecureBytes>
+    {
+        let query = try scoped(
+            ItemQuery(
+                itemClass: .key, synchronizable: .any, persistentReference: reference, limit: .one, returnsSecret: true,
+                authentication: authentication))
+        return try Self.answer { () throws(KeychainError) -> SecureBytes in
+            guard let item = try keychain.find(query).first, let secret = item.secret else {
+                throw KeychainError(.itemNotFound, "no key item has this persistent reference")
+            }
+            guard TokenKey.isHeld(item.attributes) else {
+                throw KeychainError(.param, "the key is not held by the keychain service")
+            }
+            do throws(CryptoError) {
+                let key = try AsymmetricKey.ellipticCurve(x963: secret, isPrivate: true)
+                switch use {
+                case .signDigest(let digest):
+                    return SecureBytes(try key.sign(digest: digest, algorithm: nil, padding: .ecdsa))
+                case .agree(let peer):
+                    let peerKey = try AsymmetricKey.ellipticCurve(x963: SecureBytes(peer), isPrivate: false)
+                    guard peerKey.kind == key.kind else { throw CryptoError.invalidInput("another curve") }
+                    return try key.sharedSecret(with: peerKey, cofactor: false)
+                }
+            } catch {
+                throw KeychainError(.param, "the key cannot run this operation on this input")
+            }
+        }
+    }
+
+    /// `items` as the caller may see them: a token-held key's secret (its private key) replaced by its public key.
+    static func publicOnly(_ items: [Item]) -> [Item] {
+        items.map { item in
+            guard let secret = item.secret, TokenKey.isHeld(item.attributes) else { return item }
+            var shown = item
+            shown.secret = (try? AsymmetricKey.ellipticCurve(x963: secret, isPrivate: true).publicRepresentation())
+                .map { SecureBytes($0) }
+            return shown
+        }
+    }
+
+    /// What the service says of a key it holds, whatever the caller asked: a private EC P-256 key, sensitive and
+    /// never extractable, that signs, decrypts and derives, found by the SHA-1 of its public key.
+    private static func tokenKeyFacts(publicBytes: [UInt8]) -> [AttributeKey: AttributeValue] {
+        [
+            .keyClass: .number(1), .keyType: .number(73), .keySizeInBits: .number(256), .effectiveKeySize: .number(256),
+            .applicationLabel: .data(Data(DigestAlgorithm.sha1.hash(publicBytes))), .isPermanent: .bool(true),
+            .isSensitive: .bool(true), .wasAlwaysSensitive: .bool(true), .isExtractable: .bool(false),
+            .wasNeverExtractable: .bool(true), .canSign: .bool(true), .canDecrypt: .bool(true),
+            .canDerive: .bool(true), .canUnwrap: .bool(true), .canVerify: .bool(false), .canEncrypt: .bool(false),
+            .canWrap: .bool(false),
+        ]
+    }
+}
