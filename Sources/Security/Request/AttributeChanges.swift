@@ -18,6 +18,25 @@ struct AttributeChanges {
     ///
     /// - Throws: `param` for a different class, search or return keys, or a value of the wrong type;
     ///   `noSuchAttr` for an attribute the class lacks; `dataTooLarge` for oversized values.
+    /// The attributes the keychain derives from a key's or a certificate's bytes: an update cannot set them, nor
+    /// replace the bytes they were derived from (the item would name another key, or none).
+    static let derivedAttributes: [ItemClass: Set<AttributeKey>] = [
+        .key: [.keyClass, .applicationLabel, .keyType, .keySizeInBits, .effectiveKeySize],
+        .certificate: [.certificateType, .certificateEncoding, .subject, .issuer, .serialNumber, .publicKeyHash],
+    ]
+
+    private static func refuseDerivedChanges(
+        _ attributes: [AttributeKey: AttributeValue], secret: Data?, itemClass: ItemClass
+    ) throws(KeychainError) {
+        guard let derived = derivedAttributes[itemClass] else { return }
+        if secret != nil {
+            throw KeychainError(.param, "the data of a \(itemClass.rawValue) item cannot be changed: add a new item")
+        }
+        if let key = attributes.keys.sorted().first(where: derived.contains) {
+            throw KeychainError(.param, "attribute '\(key)' is derived from the item's data and cannot be changed")
+        }
+    }
+
     init(_ dictionary: NSDictionary, itemClass: ItemClass) throws(KeychainError) {
         guard dictionary.count <= ItemRequest.maximumEntries else {
             throw KeychainError(.param, "the dictionary has more than \(ItemRequest.maximumEntries) entries")
@@ -55,6 +74,7 @@ struct AttributeChanges {
         let keyCodes = itemClass == .key ? try KeyItem.takeCodes(&changes) : [:]
         attributes = try changes.takeAttributes(of: itemClass, droppingDates: true)
         attributes.merge(keyCodes) { _, code in code }
+        try Self.refuseDerivedChanges(attributes, secret: secret, itemClass: itemClass)
         if let protection { attributes[.accessible] = .string(protection.rawValue) }
         if let accessControl {
             try accessControl.validate(for: itemClass)

@@ -25,7 +25,13 @@ extension SecTrust {
         verifier.anchors = (state.anchors ?? []).map(\.certificate)
         verifier.trustsSystemAnchors = !state.anchorsOnly
         verifier.systemAnchorDirectory = systemAnchorDirectory
-        verifier.time = state.verifyDate.map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+        // A date a caller set may be anything a Double holds: NaN counts as now, the rest is clamped to the years
+        // 1 to 9999, which certificates' times can name.
+        verifier.time = state.verifyDate.flatMap { date in
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            guard !seconds.isNaN else { return nil }
+            return Int64(min(max(seconds, -62_135_596_800), 253_402_300_799))
+        }
         for policy in state.policies {
             guard case .ssl(let server, let hostname) = policy.kind else { continue }
             verifier.purpose = server ? .sslServer : .sslClient

@@ -274,7 +274,9 @@ import Testing
             [kSecAttrApplicationTag as String: tag, kSecMatchLimit as String: kSecMatchLimitAll],
             [kSecReturnRef as String: true])
         #expect(allStatus == errSecSuccess)
-        #expect((all as? [SecKey])?.count == 1)
+        // The pair: a top-level kSecAttrIsPermanent stores the public key too.
+        let pair = try #require(all as? [SecKey])
+        #expect(pair.count == 2 && pair.contains(key))
         let (persistentStatus, persistent) = find(
             [kSecAttrApplicationTag as String: tag], [kSecReturnPersistentRef as String: true])
         #expect(persistentStatus == errSecSuccess)
@@ -295,6 +297,14 @@ import Testing
         let (status, result) = find(query, [kSecReturnAttributes as String: true])
         #expect(status == errSecSuccess)
         #expect((result as? [String: Any])?[kSecAttrLabel as String] as? String == "after")
+        // What is derived from the key's bytes, and the bytes, cannot be changed: the item would name another key.
+        for change in [
+            [kSecValueData as String: Data(repeating: 4, count: 65)],
+            [kSecAttrApplicationLabel as String: Data(repeating: 1, count: 20)],
+            [kSecAttrKeySizeInBits as String: 384],
+        ] as [[String: Any]] {
+            #expect(SecItemUpdate(query as CFDictionary, change as CFDictionary) == errSecParam)
+        }
         #expect(find(query.merging([kSecAttrLabel as String: "before"]) { $1 }, [:]).0 == errSecItemNotFound)
         #expect(SecItemDelete(query as CFDictionary) == errSecSuccess)
         #expect(find(query, [:]).0 == errSecItemNotFound)

@@ -88,6 +88,13 @@ import Testing
         #expect(evaluate(trust).1 == Int(errSecCertificateNotValidYet))
         #expect(SecTrustSetVerifyDate(trust, Date(timeIntervalSinceNow: 86400) as CFDate) == errSecSuccess)
         #expect(evaluate(trust).0)
+        // Dates no clock reaches are expired or not yet valid, never a crash; NaN counts as now.
+        for (seconds, code) in [(1e300, errSecCertificateExpired), (-Double.infinity, errSecCertificateNotValidYet)] {
+            #expect(SecTrustSetVerifyDate(trust, Date(timeIntervalSince1970: seconds) as CFDate) == errSecSuccess)
+            #expect(evaluate(trust).1 == Int(code))
+        }
+        #expect(SecTrustSetVerifyDate(trust, Date(timeIntervalSince1970: .nan) as CFDate) == errSecSuccess)
+        #expect(evaluate(trust).0)
     }
 
     @Test func wrongHostnameAnswersErrSecHostNameMismatch() throws {
