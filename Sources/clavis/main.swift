@@ -17,7 +17,7 @@ let commands: [CommandDescriptor] = [
     SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, StatusCommand.descriptor,
     AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor, GenerateKeyCommand.descriptor,
     SignatureCommand.descriptor(verifying: false), SignatureCommand.descriptor(verifying: true),
-    FindCertificateCommand.descriptor,
+    FindCertificateCommand.descriptor, FindIdentityCommand.descriptor,
 ]
 
 /// The version `clavis --version` prints.

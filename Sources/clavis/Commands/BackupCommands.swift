@@ -78,7 +78,7 @@ struct ExportCommand: RunnableCommand {
 }
 
 /// `import`: adds the items of a backup made by `export`, skipping those already present; or the keys and
-/// certificates of a PEM or DER file (`KeyFileImport`).
+/// certificates of a PEM or DER file (`KeyFileImport`), or the identities of a PKCS#12 archive (`ArchiveImport`).
 struct ImportCommand: RunnableCommand {
     var path: String
     var passphrase: SecretSource
@@ -91,7 +91,9 @@ struct ImportCommand: RunnableCommand {
         summary: "Restore a backup made by export (existing items are kept), or add the keys and certificates of a PEM "
             + "or DER file.",
         options: [
-            OptionSpec(flag: "-P", valueName: "passphrase", help: "the backup passphrase (prompted when left off)"),
+            OptionSpec(
+                flag: "-P", valueName: "passphrase",
+                help: "the backup's or PKCS#12 archive's passphrase (prompted when left off)"),
             OptionSpec(flag: "-T", valueName: "tag", help: "the application tag of the keys a PEM or DER file adds"),
             OptionSpec(flag: "-l", valueName: "label", help: "the label of what a PEM or DER file adds"),
         ], operands: "FILE"
@@ -101,6 +103,17 @@ struct ImportCommand: RunnableCommand {
         passphrase.prompted = passphrase.value == nil
         return ImportCommand(
             path: parsed.operands[0], passphrase: passphrase, tag: parsed.value("-T"), label: parsed.value("-l"))
+    }
+
+    /// A file that is neither a backup nor PEM or DER keys and certificates: a PKCS#12 archive, opened with the
+    /// passphrase (`-P`, else asked for).
+    private func importArchive(_ archive: ArchiveImport, _ context: CommandContext) -> Int32 {
+        guard let secret = passphrase.read(prompt: "passphrase for the PKCS#12 archive: ") else {
+            return SecretSource.reportMissing("archive passphrase", flag: "-P")
+        }
+        let (status, items) = archive.open(passphrase: secret)
+        guard status == errSecSuccess else { return context.fail("SecPKCS12Import", status) }
+        return archive.add(items, context)
     }
 
     /// True when the file at `path` starts with a backup's magic line.
@@ -119,9 +132,11 @@ struct ImportCommand: RunnableCommand {
                 let contents = try? SecureBytes.read(from: descriptor, limit: 1 << 20)
                 close(descriptor)
                 do throws(KeychainError) {
-                    if let contents = contents ?? nil, let entries = try KeyFileImport.entries(of: contents) {
+                    guard let contents = contents ?? nil else { throw KeychainError(.decode, "\(path) is empty") }
+                    if let entries = try KeyFileImport.entries(of: contents) {
                         return KeyFileImport(tag: tag, label: label).add(entries, context)
                     }
+                    return importArchive(ArchiveImport(contents: contents, label: label), context)
                 } catch {
                     return context.fail("SecItemImport", error)
                 }

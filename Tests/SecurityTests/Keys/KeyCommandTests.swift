@@ -197,6 +197,45 @@ import Testing
         #expect(try ClavisBinary.run(["sign", "-T", "partner", "-i", folder + "/m"], home: home).status == 44)
     }
 
+    @Test func aPKCS12ArchiveImportsItsIdentityWhichFindIdentityLists() throws {
+        let (folder, home) = try freshFolder()
+        #expect(
+            try runOpenSSL(
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "id.key", "-subj",
+                    "/CN=Archive Identity",
+                    "-days", "30", "-out", "id.crt",
+                ], in: folder
+            ).status == 0)
+        #expect(
+            try runOpenSSL(
+                [
+                    "pkcs12", "-export", "-inkey", "id.key", "-in", "id.crt", "-passout", "pass:p12-pass", "-out",
+                    "id.p12",
+                ],
+                in: folder
+            ).status == 0)
+        let wrong = try ClavisBinary.run(["import", folder + "/id.p12", "-P", "nope"], home: home)
+        #expect(wrong.status == 51, "errSecAuthFailed: \(wrong.standardError)")
+        #expect(try ClavisBinary.run(["dump-keychain"], home: home).standardOutput.isEmpty)
+        let imported = try ClavisBinary.run(["import", folder + "/id.p12", "-P", "p12-pass"], home: home)
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let listed = try ClavisBinary.run(["find-identity"], home: home)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let fingerprint = try runOpenSSL(["x509", "-in", "id.crt", "-noout", "-fingerprint", "-sha1"], in: folder)
+        let sha1 = fingerprint.standardOutput.split(separator: "=").last.map {
+            $0.replacingOccurrences(of: ":", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(listed.standardOutput.contains("1) \(sha1 ?? "?") \"Archive Identity\""), "\(listed.standardOutput)")
+        #expect(listed.standardOutput.contains("1 identities found"))
+        // Self-signed and anchored nowhere the system trusts: not valid.
+        #expect(listed.standardOutput.contains("0 valid identities found"))
+        let json = try ClavisBinary.run(["--json", "find-identity"], home: home)
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(entries.count == 1 && entries.first?["valid"] as? Bool == false)
+    }
+
     @Test func aFileThatIsNeitherABackupNorAKeyIsRefused() throws {
         let (folder, home) = try freshFolder()
         try "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".write(

@@ -1,0 +1,60 @@
+import ClavisCore
+import Foundation
+import Security
+
+/// `import` of a PKCS#12 archive (`.p12`, `.pfx`): each identity it holds is added (its certificate and private key),
+/// with the rest of its chain as certificates, as macOS `security import` adds them; all or nothing.
+struct ArchiveImport {
+    var contents: SecureBytes
+    var label: String?
+
+    /// The archive's identities and chains, opened with `passphrase`; `errSecDecode` when it is no archive,
+    /// `errSecAuthFailed` for a wrong passphrase.
+    func open(passphrase: SecureBytes) -> (OSStatus, [[String: Any]]) {
+        let text = String(decoding: passphrase.withUnsafeBytes { Array($0) }, as: UTF8.self)
+        var items: CFArray?
+        let status = contents.withUnsafeBytes { raw in
+            SecPKCS12Import(Data(raw) as CFData, [kSecImportExportPassphrase as String: text] as CFDictionary, &items)
+        }
+        return (status, items as? [[String: Any]] ?? [])
+    }
+
+    /// Adds the identities and their chains; a failure removes what was added.
+    func add(_ items: [[String: Any]], _ context: CommandContext) -> Int32 {
+        var added: [Data] = []
+        func undo() { for made in added { SecItemDelete([kSecValuePersistentRef as String: made] as CFDictionary) } }
+        for item in items {
+            guard let identity = item[kSecImportItemIdentity as String] else { continue }
+            var attributes: [String: Any] = [kSecValueRef as String: identity, kSecReturnPersistentRef as String: true]
+            if let label { attributes[kSecAttrLabel as String] = label }
+            var reference: CFTypeRef?
+            let status = SecItemAdd(attributes as CFDictionary, &reference)
+            guard status == errSecSuccess else {
+                undo()
+                return context.fail("SecItemAdd", status)
+            }
+            if let reference = reference as? Data { added.append(reference) }
+            // The leaf came with the identity; the issuers are added unless the keychain has them already.
+            for certificate in (item[kSecImportItemCertChain as String] as? [AnyObject] ?? []).dropFirst() {
+                var reference: CFTypeRef?
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
+                    kSecReturnPersistentRef as String: true,
+                ]
+                let status = SecItemAdd(query as CFDictionary, &reference)
+                if status == errSecDuplicateItem { continue }
+                guard status == errSecSuccess else {
+                    undo()
+                    return context.fail("SecItemAdd", status)
+                }
+                if let reference = reference as? Data { added.append(reference) }
+            }
+        }
+        if context.json {
+            Console.out(ItemFormatter.jsonText(["imported": added.count]))
+        } else {
+            Console.out("imported \(added.count) item\(added.count == 1 ? "" : "s")")
+        }
+        return ExitStatus.success
+    }
+}
