@@ -21,40 +21,23 @@ struct ArchiveImport {
 
     /// Adds the identities and their chains; a failure removes what was added.
     func add(_ items: [[String: Any]], _ context: CommandContext) -> Int32 {
-        var added: [Data] = []
-        func undo() { for made in added { SecItemDelete([kSecValuePersistentRef as String: made] as CFDictionary) } }
+        var imported = ImportedItems()
         for item in items {
             guard let identity = item[kSecImportItemIdentity as String] else { continue }
-            var attributes: [String: Any] = [kSecValueRef as String: identity, kSecReturnPersistentRef as String: true]
+            var attributes: [String: Any] = [kSecValueRef as String: identity]
             if let label { attributes[kSecAttrLabel as String] = label }
-            var reference: CFTypeRef?
-            let status = SecItemAdd(attributes as CFDictionary, &reference)
-            guard status == errSecSuccess else {
-                undo()
-                return context.fail("SecItemAdd", status)
-            }
-            if let reference = reference as? Data { added.append(reference) }
+            let status = imported.add(attributes)
+            guard status == errSecSuccess else { return imported.undo("SecItemAdd", status, context) }
             // The leaf came with the identity; the issuers are added unless the keychain has them already.
             for certificate in (item[kSecImportItemCertChain as String] as? [AnyObject] ?? []).dropFirst() {
-                var reference: CFTypeRef?
-                let query: [String: Any] = [
+                let status = imported.add([
                     kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
-                    kSecReturnPersistentRef as String: true,
-                ]
-                let status = SecItemAdd(query as CFDictionary, &reference)
-                if status == errSecDuplicateItem { continue }
-                guard status == errSecSuccess else {
-                    undo()
-                    return context.fail("SecItemAdd", status)
+                ])
+                guard status == errSecSuccess || status == errSecDuplicateItem else {
+                    return imported.undo("SecItemAdd", status, context)
                 }
-                if let reference = reference as? Data { added.append(reference) }
             }
         }
-        if context.json {
-            Console.out(ItemFormatter.jsonText(["imported": added.count]))
-        } else {
-            Console.out("imported \(added.count) item\(added.count == 1 ? "" : "s")")
-        }
-        return ExitStatus.success
+        return imported.report(context)
     }
 }

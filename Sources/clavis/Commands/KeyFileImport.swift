@@ -81,7 +81,7 @@ struct KeyFileImport {
 
     /// Adds every entry, or none: a failure removes what was added and answers its call and status.
     func add(_ entries: [Entry], _ context: CommandContext) -> Int32 {
-        var added: [Data] = []
+        var imported = ImportedItems()
         for entry in entries {
             var items: [[String: Any]] = []
             switch entry {
@@ -99,23 +99,11 @@ struct KeyFileImport {
                 if isPrivate == true, let publicKey = SecKeyCopyPublicKey(key) { items.append(keyItem(publicKey)) }
             }
             for item in items {
-                var reference: CFTypeRef?
-                var query = item
-                query[kSecReturnPersistentRef as String] = true
-                let status = SecItemAdd(query as CFDictionary, &reference)
-                guard status == errSecSuccess else {
-                    for made in added { SecItemDelete([kSecValuePersistentRef as String: made] as CFDictionary) }
-                    return context.fail("SecItemAdd", status)
-                }
-                if let reference = reference as? Data { added.append(reference) }
+                let status = imported.add(item)
+                guard status == errSecSuccess else { return imported.undo("SecItemAdd", status, context) }
             }
         }
-        if context.json {
-            Console.out(ItemFormatter.jsonText(["imported": added.count]))
-        } else {
-            Console.out("imported \(added.count) item\(added.count == 1 ? "" : "s")")
-        }
-        return ExitStatus.success
+        return imported.report(context)
     }
 
     private func keyItem(_ key: SecKey) -> [String: Any] {
