@@ -131,8 +131,13 @@ public final class X509Certificate: @unchecked Sendable {
     private func alternativeNames(_ type: Int32) -> [String] {
         var names: [String] = []
         var index: Int32 = 0
-        while let name = text({ out, capacity in clavis_x509_alt_name(pointer, type, index, out, capacity) }) {
-            names.append(name)
+        // The list ends where OpenSSL has no more names of the type (at most 1,024 read: each read decodes the
+        // extension again); a name that is not UTF-8 is passed over, not taken for the end.
+        while index < 1024, clavis_x509_alt_name(pointer, type, index, nil, 0) >= 0 {
+            let position = index
+            if let name = text({ out, capacity in clavis_x509_alt_name(pointer, type, position, out, capacity) }) {
+                names.append(name)
+            }
             index += 1
         }
         return names

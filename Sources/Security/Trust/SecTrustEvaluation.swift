@@ -19,8 +19,25 @@ extension SecTrust {
         }
     }
 
-    /// Verifies the chain the state describes.
+    /// Verifies the chain the state describes against every policy, as Apple's trust requires: each SSL policy on
+    /// its own (its purpose and host name), and basic X.509 as the chain alone; the first failure is the answer.
     private static func evaluate(_ state: State) -> Evaluation {
+        var checks: [(server: Bool, hostname: String?)?] = state.policies.compactMap { policy in
+            guard case .ssl(let server, let hostname) = policy.kind else { return nil }
+            return (server, hostname)
+        }
+        if checks.isEmpty { checks = [nil] }
+        var passed: Evaluation?
+        for ssl in checks {
+            let evaluation = evaluate(state, ssl: ssl)
+            if evaluation.failure != nil { return evaluation }
+            passed = evaluation
+        }
+        return passed ?? evaluate(state, ssl: nil)
+    }
+
+    /// Verifies the chain for one SSL policy's purpose and host name, or for basic X.509 when `ssl` is nil.
+    private static func evaluate(_ state: State, ssl: (server: Bool, hostname: String?)?) -> Evaluation {
         var verifier = CertificateChainVerifier()
         verifier.anchors = (state.anchors ?? []).map(\.certificate)
         verifier.trustsSystemAnchors = !state.anchorsOnly
@@ -32,10 +49,9 @@ extension SecTrust {
             guard !seconds.isNaN else { return nil }
             return Int64(min(max(seconds, -62_135_596_800), 253_402_300_799))
         }
-        for policy in state.policies {
-            guard case .ssl(let server, let hostname) = policy.kind else { continue }
-            verifier.purpose = server ? .sslServer : .sslClient
-            if server, let hostname, !hostname.isEmpty { verifier.hostname = hostname }
+        if let ssl {
+            verifier.purpose = ssl.server ? .sslServer : .sslClient
+            if ssl.server, let hostname = ssl.hostname, !hostname.isEmpty { verifier.hostname = hostname }
         }
         let leaf = state.certificates[0]
         guard

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import Foundation
 import Security
@@ -53,6 +54,14 @@ struct GenerateKeyCommand: RunnableCommand {
         if let label { attributes[kSecAttrLabel as String] = label }
         if let tag { attributes[kSecAttrApplicationTag as String] = Data(tag.utf8) }
         if let accessGroup { attributes[kSecAttrAccessGroup as String] = accessGroup }
+        // The public key's file is checked before the key is made (never over an existing file, a link or the
+        // keychain's own), and a key whose file cannot be written is removed again.
+        let file = output.map { BackupFile(path: $0, keychain: ClavisConfiguration.current.home) }
+        do throws(KeychainError) {
+            try file?.checkWritable(replacing: false)
+        } catch {
+            return context.fail("generate-key", error)
+        }
         var error: Unmanaged<CFError>?
         guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error),
             let publicKey = SecKeyCopyPublicKey(key)
@@ -64,10 +73,15 @@ struct GenerateKeyCommand: RunnableCommand {
         guard let pem = PublicKeyPEM.text(of: publicKey) else {
             return context.fail("SecKeyCopyExternalRepresentation", errSecInternal)
         }
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(pem.utf8)) else {
-                Console.error("clavis: generate-key: cannot write \(output)")
-                return ExitStatus.forStatus(errSecIO)
+        if let file {
+            do throws(KeychainError) {
+                try file.save(Data(pem.utf8), replacing: false)
+            } catch {
+                if let label = applicationLabel as? Data {
+                    SecItemDelete(
+                        [kSecClass as String: kSecClassKey, kSecAttrApplicationLabel as String: label] as CFDictionary)
+                }
+                return context.fail("generate-key", error)
             }
         }
         if context.json {

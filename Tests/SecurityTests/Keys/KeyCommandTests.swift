@@ -262,6 +262,12 @@ import Testing
         #expect(try ClavisBinary.run(["sign", "-T", "x", "-a", "md5", "-i", "f"], home: home).status == 2)
         let missing = try ClavisBinary.run(["sign", "-T", "absent", "-i", "/etc/hostname"], home: home)
         #expect(missing.status == 44, "errSecItemNotFound's exit status: \(missing.standardError)")
+        // An existing file is never overwritten, and no key is left behind.
+        try "keep".write(toFile: folder + "/existing.pem", atomically: true, encoding: .utf8)
+        let existing = try ClavisBinary.run(["generate-key", "-T", "kept", "-o", folder + "/existing.pem"], home: home)
+        #expect(existing.status != 0)
+        #expect(try String(contentsOfFile: folder + "/existing.pem", encoding: .utf8) == "keep")
+        #expect(try ClavisBinary.run(["dump-keychain"], home: home).standardOutput.isEmpty)
         let size = try ClavisBinary.run(["generate-key", "-t", "ec", "-s", "300", "-T", "bad"], home: home)
         #expect(size.status != 0 && size.status != 2, "a size the key type lacks fails the call")
     }

@@ -6,7 +6,7 @@ import Testing
 /// wrong-usage and unanchored ones are refused with Apple's codes.
 @Suite struct SecTrustTests {
     /// A trust for `names` (leaf first) under `policy`, anchored at `anchors` when given.
-    func makeTrust(_ names: [String], _ policy: SecPolicy, anchors: [String]? = ["root"]) throws -> SecTrust {
+    func makeTrust(_ names: [String], _ policy: CFTypeRef, anchors: [String]? = ["root"]) throws -> SecTrust {
         let pki = try testPKI()
         var trust: SecTrust?
         let certificates = try names.map { try pki.certificate($0) }
@@ -95,6 +95,20 @@ import Testing
         }
         #expect(SecTrustSetVerifyDate(trust, Date(timeIntervalSince1970: .nan) as CFDate) == errSecSuccess)
         #expect(evaluate(trust).0)
+    }
+
+    @Test func everyPolicyOfATrustMustHold() throws {
+        let both = try makeTrust(
+            ["leaf", "int"],
+            [
+                SecPolicyCreateSSL(true, "leaf.clavis.test" as CFString),
+                SecPolicyCreateSSL(true, "other.example" as CFString),
+            ] as CFArray)
+        #expect(evaluate(both).1 == Int(errSecHostNameMismatch))
+        let sslAndBasic = try makeTrust(
+            ["leaf", "int"],
+            [SecPolicyCreateSSL(true, "leaf.clavis.test" as CFString), SecPolicyCreateBasicX509()] as CFArray)
+        #expect(evaluate(sslAndBasic).0)
     }
 
     @Test func wrongHostnameAnswersErrSecHostNameMismatch() throws {
