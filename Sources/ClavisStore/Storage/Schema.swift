@@ -79,23 +79,13 @@ enum Schema {
         // attributes. No key item could be stored before this version, so both start empty.
         .init(
             version: 3,
-            sql: """
-                CREATE TABLE items_application_label (digest BLOB NOT NULL, item INTEGER NOT NULL,
-                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
-                CREATE TABLE items_application_tag (digest BLOB NOT NULL, item INTEGER NOT NULL,
-                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
-                """),
+            sql: lookupTables([.applicationLabel, .applicationTag])),
         // Certificates (issue 12): their public-key hash (`pkhh`), which pairs a certificate with its private key's
         // `klbl` into an identity, and their normalized subject (`subj`, what an issuer is looked up by) get lookup
         // tables. No certificate could be stored before, so both start empty.
         .init(
             version: 4,
-            sql: """
-                CREATE TABLE items_public_key_hash (digest BLOB NOT NULL, item INTEGER NOT NULL,
-                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
-                CREATE TABLE items_subject (digest BLOB NOT NULL, item INTEGER NOT NULL,
-                    PRIMARY KEY (digest, item)) WITHOUT ROWID;
-                """),
+            sql: lookupTables([.publicKeyHash, .subject])),
     ])
 
     /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup
@@ -107,11 +97,19 @@ enum Schema {
             let column = "\(key.rawValue)_digest"
             return """
                 DROP INDEX \(key.lookupTable);
-                CREATE TABLE \(key.lookupTable) (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))
-                    WITHOUT ROWID;
+                \(lookupTables([key]))
                 INSERT INTO \(key.lookupTable)
                     SELECT \(shortened(column)), id FROM items WHERE \(column) IS NOT NULL;
                 """
+        }.joined(separator: "\n")
+    }
+
+    /// The statements creating each attribute's empty lookup table: its 8-byte digests paired with the items
+    /// holding them, without a row id.
+    private static func lookupTables(_ keys: [AttributeKey]) -> String {
+        keys.map { key in
+            "CREATE TABLE \(key.lookupTable) (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))"
+                + " WITHOUT ROWID;"
         }.joined(separator: "\n")
     }
 
