@@ -93,10 +93,8 @@ struct KeyFileImport {
                 items.append(item)
             case .key(let key):
                 items.append(keyItem(key))
-                let isPrivate = (SecKeyCopyAttributes(key) as? [String: Any])?[kSecAttrKeyClass as String].map {
-                    "\($0)" == String(kSecAttrKeyClassPrivate)
-                }
-                if isPrivate == true, let publicKey = SecKeyCopyPublicKey(key) { items.append(keyItem(publicKey)) }
+                let isPrivate = key.attributeText(kSecAttrKeyClass) == kSecAttrKeyClassPrivate as String
+                if isPrivate, let publicKey = SecKeyCopyPublicKey(key) { items.append(keyItem(publicKey)) }
             }
             for item in items {
                 let status = imported.add(item)

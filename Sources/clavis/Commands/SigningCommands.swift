@@ -141,8 +141,7 @@ enum SignatureAlgorithmName {
 
     /// ECDSA over SHA-256 for an EC key, PKCS#1 v1.5 over SHA-256 for an RSA key.
     static func defaultAlgorithm(for key: SecKey) -> SecKeyAlgorithm {
-        let type = (SecKeyCopyAttributes(key) as? [String: Any])?[kSecAttrKeyType as String].map { "\($0)" }
-        return type == kSecAttrKeyTypeRSA as String
+        return key.attributeText(kSecAttrKeyType) == kSecAttrKeyTypeRSA as String
             ? .rsaSignatureMessagePKCS1v15SHA256 : .ecdsaSignatureMessageX962SHA256
     }
 }
