@@ -171,7 +171,7 @@ struct ItemRequest {
 
     /// `kSecMatchLimitOne`, `kSecMatchLimitAll` or a positive number.
     private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
-        if let name = ValueDecoding.text(value) {
+        if let name = value as? String {
             if name == kSecMatchLimitOne as String { return .one }
             if name == kSecMatchLimitAll as String { return .all }
             throw KeychainError(.param, "kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number")
@@ -185,7 +185,7 @@ struct ItemRequest {
     private static func synchronizable(_ value: Any, for operation: Operation) throws(KeychainError)
         -> SynchronizableFilter
     {
-        if let name = ValueDecoding.text(value) {
+        if let name = value as? String {
             guard name == kSecAttrSynchronizableAny as String, operation != .add else {
                 throw KeychainError(.param, "kSecAttrSynchronizable must be a boolean here")
             }

@@ -24,9 +24,7 @@ struct QueryDictionary {
             dictionary.getObjects(&values, andKeys: &keys, count: count)
             var entries: [String: Any] = Dictionary(minimumCapacity: count)
             for (key, value) in zip(keys, values) {
-                guard let name = ValueDecoding.text(key) else {
-                    throw KeychainError(.param, "a query key is not a string")
-                }
+                guard let name = key as? String else { throw KeychainError(.param, "a query key is not a string") }
                 entries[name] = value
             }
             self.entries = entries
@@ -35,7 +33,7 @@ struct QueryDictionary {
         var names: [String] = []
         let enumerator = dictionary.keyEnumerator()
         while let key = enumerator.nextObject() {
-            guard let name = ValueDecoding.text(key) else {
+            guard let name = key as? String else {
                 throw KeychainError(.param, "a query key is not a string")
             }
             names.append(name)
@@ -104,39 +102,24 @@ struct QueryDictionary {
 }
 
 /// Conversions from the values a caller may put in a dictionary to typed values, with `errSecParam` for any other.
-///
-/// A dictionary's values are Foundation objects (`NSString`, `NSData`, `NSNumber`): each is cast to its class first,
-/// which costs a third of a cast to the Swift type it bridges to, and to the Swift type only when it is not one.
 enum ValueDecoding {
-    /// The text of a `String` or `NSString`, or nil.
-    static func text(_ value: Any) -> String? {
-        if let string = value as? NSString { return string as String }
-        return value as? String
-    }
-
     /// A `String` or `NSString`.
     static func string(_ value: Any, key: String) throws(KeychainError) -> String {
-        guard let string = text(value) else { throw wrongType(key, "a string") }
+        guard let string = value as? String else { throw wrongType(key, "a string") }
         return string
-    }
-
-    /// The bytes of `Data` or `NSData`, or nil.
-    static func bytes(_ value: Any) -> Data? {
-        if let data = value as? NSData { return data as Data }
-        return value as? Data
     }
 
     /// `Data` or `NSData`.
     static func data(_ value: Any, key: String) throws(KeychainError) -> Data {
-        guard let data = bytes(value) else { throw wrongType(key, "data") }
+        guard let data = value as? Data else { throw wrongType(key, "data") }
         return data
     }
 
     /// A boolean (`CFBoolean`, `Bool`) or a number, where any non-zero value is true.
     static func bool(_ value: Any, key: String) throws(KeychainError) -> Bool {
-        if let number = value as? NSNumber { return number.int64Value != 0 || number.doubleValue != 0 }
-        guard let bool = value as? Bool else { throw wrongType(key, "a boolean") }
-        return bool
+        if let bool = value as? Bool { return bool }
+        guard let number = value as? NSNumber else { throw wrongType(key, "a boolean") }
+        return number.int64Value != 0 || number.doubleValue != 0
     }
 
     /// A whole number that fits in 64 bits.
@@ -166,9 +149,9 @@ enum ValueDecoding {
         case .data: .data(try data(value, key: key))
         case .blob:
             // Apple's blob columns keep a CFString a string, a CFData data and a CFNumber a number.
-            if let text = text(value) {
+            if let text = value as? String {
                 .string(text)
-            } else if let bytes = bytes(value) {
+            } else if let bytes = value as? Data {
                 .data(bytes)
             } else if value is NSNumber {
                 .number(try integer(value, key: key))
