@@ -70,6 +70,7 @@ let package = Package(
         .library(name: "ClavisClient", targets: ["ClavisClient"]),
         .executable(name: "clavis", targets: ["clavis"]),
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
+        .executable(name: "git-credential-clavis", targets: ["git-credential-clavis"]),
     ]
     package.targets += [
         .target(
@@ -92,6 +93,9 @@ let package = Package(
             ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
+        .executableTarget(
+            name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
+            linkerSettings: shippedBinaryLinking),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",
