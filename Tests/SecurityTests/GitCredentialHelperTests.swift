@@ -19,13 +19,16 @@ import Testing
                 "HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "GIT_CONFIG_NOSYSTEM": "1",
                 "GIT_TERMINAL_PROMPT": "0", "CLAVIS_HOME": keychain, "CLAVIS_SOCKET": "",
                 "XDG_RUNTIME_DIR": folder + "/run", "CLAVIS_ENTITLEMENTS": TestKeychain.home + "/tests.entitlements",
+                // git finds `credential.helper=clavis` as `git-credential-clavis` on the PATH.
+                "PATH": URL(fileURLWithPath: GitCredentialHelperTests.helper).deletingLastPathComponent().path + ":"
+                    + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             ]
         }
 
         init() throws {
             folder = try makeTemporaryFolder("clavis-git")
             let configured = try runProcess(
-                "/usr/bin/git", ["config", "--global", "credential.helper", GitCredentialHelperTests.helper],
+                "/usr/bin/git", ["config", "--global", "credential.helper", "clavis"],
                 environment: environment)
             #expect(configured.status == 0, "\(configured.standardError)")
         }
