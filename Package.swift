@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "CChildProcess"),
         .target(name: "CFprintd"),
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
@@ -41,7 +42,7 @@ let package = Package(
             name: "ClavisServer",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
-                "ClavisAuthentication", "CJournal",
+                "ClavisAuthentication", "CJournal", "CLogind",
             ]),
         .executableTarget(
             name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"],

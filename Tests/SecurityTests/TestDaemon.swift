@@ -62,6 +62,12 @@ final class TestDaemon {
         guard said.contains("listening on") else { throw DaemonFailure(message: "clavisd did not start: " + said) }
     }
 
+    /// Reads the daemon's messages (standard error) until one contains `text`, and returns what was read; the text is
+    /// missing from it when the daemon ended first.
+    func waitForLog(_ text: String) -> String {
+        readUntil(text, on: log)
+    }
+
     /// Stops the daemon and removes its folder.
     func stop() {
         terminate()
