@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ClavisStore", targets: ["ClavisStore"]),
         .executable(name: "clavis-bench", targets: ["clavis-bench"]),
         .executable(name: "clavisd", targets: ["clavisd"]),
+        .library(name: "pam_clavis", type: .dynamic, targets: ["PAMClavis"]),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "CFprintd"),
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
+        // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
+        .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),

@@ -19,6 +19,8 @@ else
     install -m 0755 "$binary" /usr/local/bin/clavisd
     install -m 0755 .build/release/clavis /usr/local/bin/clavis
     install -m 0755 .build/release/git-credential-clavis /usr/local/bin/git-credential-clavis
+    pam=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/security
+    install -d "$pam" && install -m 0644 .build/release/libpam_clavis.so "$pam/pam_clavis.so"
     install -m 0644 systemd/clavis.sysusers /usr/lib/sysusers.d/clavis.conf
     systemd-sysusers /usr/lib/sysusers.d/clavis.conf
     install -d -m 0755 -o root -g root /etc/clavis/apps.d
