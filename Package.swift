@@ -79,8 +79,8 @@ let package = Package(
         .target(
             name: "ClavisClient",
             dependencies: [
-                "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisAuthentication",
-                "CProcessHardening",
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC",
+                "ClavisAuthentication", "CProcessHardening",
             ]),
         .target(
             name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -21,25 +22,12 @@ public func SecKeyCreateRandomKey(
     }
     let type = shared.removeValue(forKey: kSecAttrKeyType as String)
     let size = integer(shared.removeValue(forKey: kSecAttrKeySizeInBits as String))
-    do throws(CryptoError) {
-        let key: AsymmetricKey
-        switch (keyTypeName(type), size) {
-        case ("73", let bits?):
-            guard let curve = EllipticCurve(rawValue: bits) else {
-                reportKeyError(errorOut, .param, "unsupported EC key size: \(bits)")
-                return nil
-            }
-            key = try AsymmetricKey.generate(curve: curve)
-        case ("42", let bits?):
-            guard AsymmetricKey.rsaBitRange.contains(bits), bits.isMultiple(of: 8) else {
-                reportKeyError(errorOut, .param, "unsupported RSA key size: \(bits)")
-                return nil
-            }
-            key = try AsymmetricKey.generateRSA(bits: bits)
-        default:
-            reportKeyError(errorOut, .param, "kSecAttrKeyType and kSecAttrKeySizeInBits must name a supported key")
-            return nil
+    do throws(KeychainError) {
+        guard let code = keyTypeName(type).flatMap({ Int64($0) }), let keyType = KeyType(rawValue: code), let size
+        else {
+            throw KeychainError(.param, "kSecAttrKeyType and kSecAttrKeySizeInBits must name a supported key")
         }
+        let key = try KeySpecification(type: keyType, bits: size).generate()
         let generated = SecKey(
             key: key, attributes: shared.merging(privateAttributes) { _, new in new },
             publicKeyAttributes: shared.merging(publicAttributes) { _, new in new })
@@ -48,7 +36,7 @@ public func SecKeyCreateRandomKey(
         return storedIfPermanent(
             generated, publicKeyAttributes: shared.merging(publicAttributes) { _, new in new }, errorOut)
     } catch {
-        reportKeyError(errorOut, .param, "key generation failed")
+        reportKeyError(errorOut, error)
         return nil
     }
 }
