@@ -108,4 +108,31 @@ import Testing
             _ = try KeychainClient().addIdentity(certificate: other, privateKey: try #require(opened.privateKey))
         }
     }
+
+    @Test func aTrustAnswersApplesStatusForEachRefusal() throws {
+        let pki = try testPKI()
+        func certificate(_ name: String) throws -> X509Certificate { try X509Certificate(der: Array(pki.der(name))) }
+        let intermediate = try certificate("int")
+        let root = try certificate("root")
+        func evaluate(_ leaf: String, _ policies: [TrustPolicy], anchors: [X509Certificate]) throws
+            -> CertificateTrust.Evaluation
+        {
+            var trust = CertificateTrust(certificates: [try certificate(leaf), intermediate], policies: policies)
+            trust.anchors = anchors
+            trust.anchorsOnly = true
+            return trust.evaluate()
+        }
+        let trusted = try evaluate("leaf", [.ssl(server: true, hostname: "leaf.clavis.test")], anchors: [root])
+        #expect(trusted.isTrusted)
+        #expect(trusted.chain.map(\.der) == [try certificate("leaf").der, intermediate.der, root.der])
+        let mismatch = try evaluate("leaf", [.ssl(server: true, hostname: "other.example")], anchors: [root])
+        #expect(mismatch.failure?.code == .hostNameMismatch)
+        #expect(try evaluate("expired", [.basicX509], anchors: [root]).failure?.code == .certificateExpired)
+        #expect(
+            try evaluate("client", [.ssl(server: true, hostname: nil)], anchors: [root]).failure?.code
+                == .invalidExtendedKeyUsage)
+        let untrusted = try evaluate("leaf", [.basicX509], anchors: [])
+        #expect(untrusted.failure?.code == .notTrusted)
+        #expect(untrusted.failure?.reason.contains("certificate is not trusted") == true)
+    }
 }
