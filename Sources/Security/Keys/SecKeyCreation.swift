@@ -64,23 +64,23 @@ public func SecKeyCreateWithData(
     }
     let isPrivate = keyClass == kSecAttrKeyClassPrivate as String
     let bytes = SecureBytes(copying: UnsafeRawBufferPointer(start: keyData.bytes, count: keyData.length))
-    let typeName = keyTypeName(given[kSecAttrKeyType as String])
-    let algorithm = typeName == "42" ? "RSA" : "EC"
-    do throws(CryptoError) {
-        let key: AsymmetricKey
-        switch typeName {
-        // 43 is Apple's older code for ECDSA keys, which it still reads as EC.
-        case "73", "43": key = try AsymmetricKey.ellipticCurve(x963: bytes, isPrivate: isPrivate)
-        case "42": key = try AsymmetricKey.rsa(pkcs1: bytes, isPrivate: isPrivate)
-        default:
-            reportKeyError(errorOut, .param, "Unsupported \(isPrivate ? "private" : "public") key type")
-            return nil
-        }
+    // 43 is Apple's older code for ECDSA keys, which it still reads as EC.
+    guard let code = keyTypeName(given[kSecAttrKeyType as String]).flatMap({ Int64($0) }),
+        let type = KeyType(code: code)
+    else {
+        reportKeyError(errorOut, .param, "Unsupported \(isPrivate ? "private" : "public") key type")
+        return nil
+    }
+    do throws(KeychainError) {
+        let key = try KeyItemFormat.key(
+            externalRepresentation: bytes, keyClass: (isPrivate ? KeyClass.privateKey : .publicKey).rawValue,
+            type: code)
         given.removeValue(forKey: kSecAttrKeyType as String)
         given.removeValue(forKey: kSecAttrKeyClass as String)
         given.removeValue(forKey: kSecAttrKeySizeInBits as String)
         return SecKey(key: key, attributes: given)
     } catch {
+        let algorithm = type == .rsa ? "RSA" : "EC"
         reportKeyError(
             errorOut, .param, "\(algorithm) \(isPrivate ? "private" : "public") key creation from data failed")
         return nil
