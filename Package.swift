@@ -82,8 +82,8 @@ let package = Package(
         .target(
             name: "ClavisClient",
             dependencies: [
-                "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisAuthentication",
-                "CProcessHardening",
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC",
+                "ClavisAuthentication", "CProcessHardening",
             ]),
         .target(
             name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
@@ -92,9 +92,7 @@ let package = Package(
             dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
-            dependencies: [
-                "Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto",
-            ],
+            dependencies: ["ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto"],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .executableTarget(
