@@ -31,6 +31,7 @@ final class PrivateSystemBus {
         </busconfig>
         """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
         environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
+        try Self.helpers.write(toFile: folder + "/scripted_bus.py", atomically: true, encoding: .utf8)
         let busOutput = Pipe()
         bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         bus.arguments = ["--config-file=" + folder + "/bus.conf", "--nofork", "--print-address=1"]
@@ -58,6 +59,20 @@ final class PrivateSystemBus {
             throw TestDaemon.DaemonFailure(message: "the scripted \(name) did not start")
         }
     }
+
+    /// What the scripted services share (`from scripted_bus import method_calls`): their loop over the method calls
+    /// they receive.
+    private static let helpers = #"""
+        from jeepney import HeaderFields, MessageType
+
+        def method_calls(connection):
+            """Yields each method call the connection receives, with its member and object path."""
+            while True:
+                call = connection.receive()
+                if call.header.message_type != MessageType.method_call:
+                    continue
+                yield call, call.header.fields.get(HeaderFields.member), call.header.fields.get(HeaderFields.path)
+        """#
 
     /// Stops the services and the bus and removes the folder. SIGKILL: a process started from a thread pool
     /// inherits its blocked signals, and Python then never sees a SIGTERM.

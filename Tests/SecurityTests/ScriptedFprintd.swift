@@ -35,9 +35,10 @@ final class ScriptedFprintd {
 
     private static let script = #"""
         import json, sys
-        from jeepney import DBusAddress, HeaderFields, MessageType, new_error, new_method_return, new_signal
+        from jeepney import DBusAddress, new_error, new_method_return, new_signal
         from jeepney.bus_messages import message_bus
         from jeepney.io.blocking import open_dbus_connection
+        from scripted_bus import method_calls
 
         folder = sys.argv[1]
         DEVICE = "/net/reactivated/Fprint/Device/0"
@@ -55,12 +56,7 @@ final class ScriptedFprintd {
             with open(folder + "/script.json") as file:
                 return json.load(file)
 
-        while True:
-            call = connection.receive()
-            if call.header.message_type != MessageType.method_call:
-                continue
-            member = call.header.fields.get(HeaderFields.member)
-            path = call.header.fields.get(HeaderFields.path)
+        for call, member, path in method_calls(connection):
             if member == "GetDefaultDevice":
                 connection.send(new_method_return(call, "o", (DEVICE,)))
                 continue

@@ -33,9 +33,10 @@ final class ScriptedLogind {
 
     private static let script = #"""
         import sys, threading
-        from jeepney import DBusAddress, HeaderFields, MessageType, new_error, new_method_return, new_signal
+        from jeepney import DBusAddress, new_error, new_method_return, new_signal
         from jeepney.bus_messages import message_bus
         from jeepney.io.blocking import open_dbus_connection
+        from scripted_bus import method_calls
 
         LOGIN1 = "org.freedesktop.login1"
         connection = open_dbus_connection(bus="SYSTEM")
@@ -61,12 +62,7 @@ final class ScriptedLogind {
 
         threading.Thread(target=commands, daemon=True).start()
         print("ready", flush=True)
-        while True:
-            call = connection.receive()
-            if call.header.message_type != MessageType.method_call:
-                continue
-            member = call.header.fields.get(HeaderFields.member)
-            path = call.header.fields.get(HeaderFields.path)
+        for call, member, path in method_calls(connection):
             if member == "Get" and call.body == (LOGIN1 + ".Session", "User") and path in users:
                 uid = users[path]
                 send(new_method_return(call, "v", (("(uo)", (uid, "/org/freedesktop/login1/user/_%d" % uid)),)))
