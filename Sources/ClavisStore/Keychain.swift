@@ -168,6 +168,12 @@ public final class Keychain: Sendable {
         try perform(writing: true) { try $0.delete(query) }
     }
 
+    /// Deletes every item of `groups` without reading any (whatever their protection class, lock state or access
+    /// control): the items of an app removed for good. How many were deleted.
+    public func deleteAccessGroups(_ groups: [String]) throws(KeychainError) -> Int {
+        try perform(writing: true) { try $0.deleteAccessGroups(groups) }
+    }
+
     /// SQLite's query plan for the lookup `query` runs: a diagnostic showing which index serves it.
     public func explain(_ query: ItemQuery) throws(KeychainError) -> [String] {
         try perform { try $0.explain(query) }

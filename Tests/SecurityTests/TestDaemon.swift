@@ -62,6 +62,11 @@ final class TestDaemon {
         guard said.contains("listening on") else { throw DaemonFailure(message: "clavisd did not start: " + said) }
     }
 
+    /// What the daemon wrote to standard error since the last read, read until it says `text` (or exits).
+    func waitForLog(_ text: String) -> String {
+        readUntil(text, on: log)
+    }
+
     /// Stops the daemon and removes its folder.
     func stop() {
         terminate()
