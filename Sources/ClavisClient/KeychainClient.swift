@@ -224,7 +224,8 @@ public struct KeychainClient: Sendable {
                     ServicePasscodeVerifier(
                         service: try service(), session: id, promptHints: configuration.promptHints)
                 },
-                endSession: { session in try? service().endAuthenticationSession(session) }))
+                endSession: { session in try? service().endAuthenticationSession(session) }),
+            clock: configuration.clock)
     }
 }
 

@@ -33,7 +33,8 @@ public enum ServiceDirectory {
         if let socket = configuration.daemonSocket {
             return remote(socket, reason: "the daemon named by CLAVIS_SOCKET")
         }
-        if let daemon = listeningDaemon(runtimeDirectory: configuration.runtimeDirectory) {
+        if configuration.looksForDaemon, let daemon = listeningDaemon(runtimeDirectory: configuration.runtimeDirectory)
+        {
             return daemon
         }
         return try embedded(configuration)
@@ -67,9 +68,9 @@ public enum ServiceDirectory {
     {
         let key = EmbeddedKey(
             home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
-            biometryScript: configuration.biometryScript)
+            biometryScript: configuration.biometryScript, clock: configuration.clock)
         let entitlements = try entitlements(path: configuration.entitlementsPath)
-        let keychain = try OpenKeychains.keychain(home: configuration.home)
+        let keychain = try OpenKeychains.keychain(home: configuration.home, clock: configuration.clock)
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
@@ -79,7 +80,7 @@ public enum ServiceDirectory {
             let made = EmbeddedCaller(
                 authenticators: ServiceAuthenticators(
                     sensor: Authenticators.sensor(biometryScript: configuration.biometryScript)),
-                ledger: AuthenticationLedger())
+                ledger: AuthenticationLedger(clock: configuration.clock))
             callers[key] = made
             return made
         }
@@ -99,6 +100,7 @@ public enum ServiceDirectory {
         let home: String
         let entitlementsPath: String?
         let biometryScript: String?
+        let clock: KeychainClock
     }
 
     /// The daemon at `path` when a socket is there and a daemon answers on it (a stale socket is passed over).

@@ -121,7 +121,9 @@ public final class EmbeddedKeychainService: KeychainService {
         }
         var failure: String?
         for _ in 0..<max(1, trusted.attempts) {
-            if let until = try keychain.passcodeLockout { throw KeychainError.passcodeLockout(until: until) }
+            if let until = try keychain.passcodeLockout {
+                throw KeychainError.passcodeLockout(until: until, now: keychain.clock.date)
+            }
             let passcode = try trusted.readPasscode(prompt, error: failure)
             do {
                 switch prompt.purpose {
