@@ -68,6 +68,7 @@ let package = Package(
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "ClavisClient", targets: ["ClavisClient"]),
+        .library(name: "ClavisTesting", targets: ["ClavisTesting"]),
         .executable(name: "clavis", targets: ["clavis"]),
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
     ]
@@ -92,6 +93,8 @@ let package = Package(
             ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
+        .target(name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded"]),
+        .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

@@ -1,0 +1,21 @@
+import ClavisCore
+
+extension TemporaryKeychain {
+    /// Deletes the app under test. Its items stay by default (as on iOS), and come back with `reinstallApp()`; with
+    /// `deletingItems`, the items of every group of the app that none of `otherApps` holds are deleted, as
+    /// `clavis app remove --delete-items` does. How many items were deleted.
+    ///
+    /// Until `reinstallApp()`, `run(_:)` calls the keychain as a program holding none of the app's groups.
+    @discardableResult
+    public func deleteApp(deletingItems: Bool = false) throws(KeychainError) -> Int {
+        state.withLock { $0.installed = false }
+        guard deletingItems else { return 0 }
+        let held = Set(otherApps.flatMap(\.allAccessGroups))
+        return try client().purgeAccessGroups(app.allAccessGroups.filter { !held.contains($0) }).deleted
+    }
+
+    /// Installs the app again with the same application identifier: the items its deletion left are its own again.
+    public func reinstallApp() {
+        state.withLock { $0.installed = true }
+    }
+}

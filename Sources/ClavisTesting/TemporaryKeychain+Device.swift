@@ -1,0 +1,31 @@
+import ClavisCore
+import ClavisEmbedded
+
+extension TemporaryKeychain {
+    /// Moves the app to a new device, as restoring a backup there does: the app's items are backed up, and restored
+    /// into a new keychain with a new device key. `ThisDeviceOnly` items, and items whose access control needs an
+    /// authentication, stay behind. The new device has no passcode and no biometry enrolled.
+    ///
+    /// - Throws: `interactionNotAllowed` while the keychain is locked (a backup needs it unlocked).
+    public func moveToNewDevice() throws(KeychainError) {
+        let passphrase = SecureBytes(Array("clavis-testing-backup".utf8))
+        let (archive, _) = try client().exportBackup(passphrase: passphrase, strength: .cheapForTesting)
+        let old = state.withLock { state in
+            defer {
+                state.device += 1
+                state.passcode = nil
+            }
+            return state.device
+        }
+        OpenKeychains.close(home: home(device: old))
+        try writePasscodeAnswer(nil)
+        try writeScript(BiometryScript(), device: old + 1)
+        _ = try client().importBackup(archive, passphrase: passphrase)
+    }
+
+    /// Moves the clock of the keychain and of the `LAContext`s made in `run(_:)` ahead by `duration`: a reuse window
+    /// runs out, a passcode lockout ends, without waiting.
+    public func advanceClock(by duration: Duration) {
+        clock.advance(by: duration)
+    }
+}

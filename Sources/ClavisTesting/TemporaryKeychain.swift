@@ -1,0 +1,135 @@
+public import ClavisClient
+public import ClavisCore
+import ClavisEmbedded
+import Synchronization
+
+/// A keychain for one test: a fresh embedded keychain in a temporary folder, the app under test's entitlements, a
+/// scripted biometric sensor, a passcode prompt that answers with the passcode the kit set, and a clock the test moves
+/// by hand. Every state an app meets on a device is one call away: `lock()`, `unlock(passcode:)`, `restart()`,
+/// `setPasscode(_:)`, `removePasscode()`, `enrolBiometry(_:)`, `changeEnrolment(to:)`,
+/// `scheduleBiometricChecks(_:)`, `deleteApp(deletingItems:)`, `reinstallApp()`, `moveToNewDevice()` and
+/// `advanceClock(by:)`.
+///
+/// The test's own `Security` and `LocalAuthentication` calls reach it inside `run(_:)`:
+///
+/// ```swift
+/// let keychain = try TemporaryKeychain(passcode: "1234")
+/// try keychain.run {
+///     try saveToken(token: "t", service: "api")
+///     try keychain.lock()
+///     #expect(throws: KeychainError.unexpectedStatus(errSecInteractionNotAllowed)) {
+///         try readToken(service: "api")
+///     }
+/// }
+/// ```
+///
+/// The folder is removed when the kit goes away (or at `remove()`). Transitions throw `KeychainError` when the
+/// keychain refuses them (a wrong passcode, a locked keychain that cannot be backed up).
+public final class TemporaryKeychain: Sendable {
+    /// The app under test: `run(_:)` calls the keychain with its entitlements.
+    public let app: TestApp
+    /// Other apps installed on the device: the groups they hold survive `deleteApp(deletingItems: true)`.
+    public let otherApps: [TestApp]
+    /// The clock the keychain and the test's `LAContext`s read (`advanceClock(by:)`).
+    public let clock = KeychainClock.adjustable()
+
+    let folder: TemporaryFolder
+    let state: Mutex<State>
+
+    /// What the transitions change.
+    struct State {
+        /// Which device the keychain is on: `moveToNewDevice()` makes a new one.
+        var device = 1
+        /// False between `deleteApp` and `reinstallApp`.
+        var installed = true
+        /// The passcode set, if any.
+        var passcode: String?
+    }
+
+    /// A new, empty keychain for `app`, with `otherApps` installed beside it, and with `passcode` set when given
+    /// (the keychain is then unlocked). No biometry is enrolled until `enrolBiometry(_:)`.
+    ///
+    /// - Throws: `io` when the temporary folder cannot be made; the keychain's error when it cannot be opened.
+    public init(
+        app: TestApp = TestApp(applicationIdentifier: "TEAM123456.com.example.app"), otherApps: [TestApp] = [],
+        passcode: String? = nil
+    ) throws(KeychainError) {
+        self.app = app
+        self.otherApps = otherApps
+        folder = try TemporaryFolder(prefix: "clavis-testing")
+        state = Mutex(State())
+        do {
+            try folder.write(app.entitlementsJSON, to: Self.appEntitlements)
+            try folder.write(Self.removedApp.entitlementsJSON, to: Self.removedAppEntitlements)
+            try folder.write("#!/bin/sh\ncat '\(folder.path)/\(Self.askpassAnswer)'\n", to: "askpass", mode: 0o700)
+            try writePasscodeAnswer(nil)
+            try writeScript(BiometryScript(), device: 1)
+            if let passcode { try setPasscode(passcode) }
+        } catch {
+            folder.remove()
+            throw error
+        }
+    }
+
+    deinit {
+        remove()
+    }
+
+    /// Closes the keychain and removes its folder; later calls fail.
+    public func remove() {
+        let devices = state.withLock { $0.device }
+        for device in 1...devices { OpenKeychains.close(home: home(device: device)) }
+        folder.remove()
+    }
+
+    /// The configuration `run(_:)` gives the test's calls: the temporary keychain, the app's entitlements (another
+    /// identity while the app is deleted), the scripted sensor, the passcode prompt and the clock.
+    public var configuration: ClavisConfiguration {
+        let (device, installed) = state.withLock { ($0.device, $0.installed) }
+        var configuration = ClavisConfiguration(
+            home: home(device: device), homeSource: "ClavisTesting",
+            entitlementsPath: folder.path + "/" + (installed ? Self.appEntitlements : Self.removedAppEntitlements),
+            askpassProgram: folder.path + "/askpass", biometryScript: scriptPath(device: device))
+        // The data-protection keychain's rules, as on iOS: a locked keychain answers errSecInteractionNotAllowed.
+        configuration.dataProtectionRulesByDefault = true
+        configuration.clock = clock
+        configuration.looksForDaemon = false
+        return configuration
+    }
+
+    /// Runs `body` with this keychain as the keychain of every `Security` and `LocalAuthentication` call it makes
+    /// (and of the tasks it starts).
+    @discardableResult
+    public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try ClavisConfiguration.withConfiguration(configuration, body)
+    }
+
+    /// The asynchronous form of `run(_:)`.
+    @discardableResult
+    public func run<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await ClavisConfiguration.withConfiguration(configuration, isolation: isolation, body)
+    }
+
+    /// A client of the keychain as it is now.
+    func client() throws(KeychainError) -> KeychainClient {
+        try KeychainClient(configuration: configuration)
+    }
+
+    /// The keychain folder of device `device`.
+    func home(device: Int) -> KeychainHome {
+        KeychainHome(path: folder.path + "/device-\(device)")
+    }
+
+    /// The passcode prompt's answer from now on: `passcode`, or nothing.
+    func writePasscodeAnswer(_ passcode: String?) throws(KeychainError) {
+        try folder.write(passcode.map { $0 + "\n" } ?? "", to: Self.askpassAnswer)
+    }
+
+    static let appEntitlements = "app.entitlements"
+    static let removedAppEntitlements = "removed-app.entitlements"
+    static let askpassAnswer = "askpass-answer"
+    /// Who calls while the app is deleted: an identity holding none of the app's groups.
+    static let removedApp = TestApp(applicationIdentifier: "clavis-testing.no-app-installed")
+}

@@ -1,0 +1,1 @@
+../SecurityTests/SeedsSaveWithBiometry.swift

@@ -1,0 +1,1 @@
+../SecurityTests/SeedsPackage/Sources/Seeds/Token.swift
