@@ -5,7 +5,8 @@ extension TemporaryKeychain {
     /// `deletingItems`, the items of every group of the app that none of `otherApps` holds are deleted, as
     /// `clavis app remove --delete-items` does. How many items were deleted.
     ///
-    /// Until `reinstallApp()`, `run(_:)` calls the keychain as a program holding none of the app's groups.
+    /// Until `reinstallApp()`, a `run(_:)` begun after this call reaches the keychain as a program holding none of
+    /// the app's groups.
     @discardableResult
     public func deleteApp(deletingItems: Bool = false) throws(KeychainError) -> Int {
         state.withLock { $0.installed = false }
@@ -14,7 +15,8 @@ extension TemporaryKeychain {
         return try client().purgeAccessGroups(app.allAccessGroups.filter { !held.contains($0) }).deleted
     }
 
-    /// Installs the app again with the same application identifier: the items its deletion left are its own again.
+    /// Installs the app again with the same application identifier: the items its deletion left are its own again
+    /// (from the next `run(_:)` on).
     public func reinstallApp() {
         state.withLock { $0.installed = true }
     }

@@ -32,31 +32,28 @@ extension TemporaryKeychain {
         }
     }
 
-    /// The scripted sensor's file for `device` (`ScriptedSensor`'s format).
-    func scriptPath(device: Int) -> String {
-        folder.path + "/" + scriptName(device: device)
-    }
+    /// The scripted sensor's file (`ScriptedSensor`'s format).
+    var scriptPath: String { folder.path + "/" + Self.scriptName }
 
-    /// Writes the script of `device`.
-    func writeScript(_ script: BiometryScript, device: Int) throws(KeychainError) {
+    /// Writes the sensor's script.
+    func writeScript(_ script: BiometryScript) throws(KeychainError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(script) else {
             throw KeychainError(.internal, "cannot encode the biometry script")
         }
-        try folder.write(String(decoding: data, as: UTF8.self), to: scriptName(device: device))
+        try folder.write(String(decoding: data, as: UTF8.self), to: Self.scriptName)
     }
 
-    private func scriptName(device: Int) -> String { "biometry-\(device).json" }
+    private static let scriptName = "biometry.json"
 
-    /// Changes the current device's script, keeping what the sensor recorded in it (failures, lockout).
+    /// Changes the sensor's script, keeping what the sensor recorded in it (failures, lockout).
     private func changeScript(_ change: (inout BiometryScript) -> Void) throws(KeychainError) {
-        let device = state.withLock { $0.device }
         var script =
-            folder.read(scriptName(device: device)).flatMap { try? JSONDecoder().decode(BiometryScript.self, from: $0) }
+            folder.read(Self.scriptName).flatMap { try? JSONDecoder().decode(BiometryScript.self, from: $0) }
             ?? BiometryScript()
         change(&script)
-        try writeScript(script, device: device)
+        try writeScript(script)
     }
 }
 

@@ -1,6 +1,12 @@
 import ClavisCore
 import ClavisEmbedded
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 extension TemporaryKeychain {
     /// Moves the app to a new device, as restoring a backup there does: the app's items are backed up, and restored
     /// into a new keychain with a new device key. `ThisDeviceOnly` items, and items whose access control needs an
@@ -17,9 +23,14 @@ extension TemporaryKeychain {
             }
             return state.device
         }
-        OpenKeychains.close(home: home(device: old))
+        // The old device's keychain is put aside (its folder removed with the kit's); the new one opens, under a new
+        // device key, where calls already look: a `run` in progress reaches it too.
+        OpenKeychains.close(home: home)
+        guard rename(home.path, folder.path + "/device-\(old)") == 0 else {
+            throw KeychainError(.io, "cannot put the old device's keychain aside: \(String(cString: strerror(errno)))")
+        }
         try writePasscodeAnswer(nil)
-        try writeScript(BiometryScript(), device: old + 1)
+        try writeScript(BiometryScript())
         _ = try client().importBackup(archive, passphrase: passphrase)
     }
 

@@ -18,7 +18,7 @@ extension TemporaryKeychain {
     /// Restarts the device: with a passcode set, only `Always` items open until `unlock(passcode:)` (before first
     /// unlock, `AfterFirstUnlock` items answer `errSecInteractionNotAllowed` too).
     public func restart() {
-        OpenKeychains.close(home: home(device: state.withLock { $0.device }))
+        OpenKeychains.close(home: home)
     }
 
     /// Sets the device passcode, or changes it from the one set before; the keychain is unlocked afterwards, and the

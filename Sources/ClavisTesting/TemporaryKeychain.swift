@@ -38,7 +38,7 @@ public final class TemporaryKeychain: Sendable {
 
     /// What the transitions change.
     struct State {
-        /// Which device the keychain is on: `moveToNewDevice()` makes a new one.
+        /// How many devices the app was on: `moveToNewDevice()` puts the old one's keychain aside.
         var device = 1
         /// False between `deleteApp` and `reinstallApp`.
         var installed = true
@@ -63,7 +63,7 @@ public final class TemporaryKeychain: Sendable {
             try folder.write(Self.removedApp.entitlementsJSON, to: Self.removedAppEntitlements)
             try folder.write("#!/bin/sh\ncat '\(folder.path)/\(Self.askpassAnswer)'\n", to: "askpass", mode: 0o700)
             try writePasscodeAnswer(nil)
-            try writeScript(BiometryScript(), device: 1)
+            try writeScript(BiometryScript())
             if let passcode { try setPasscode(passcode) }
         } catch {
             folder.remove()
@@ -77,19 +77,18 @@ public final class TemporaryKeychain: Sendable {
 
     /// Closes the keychain and removes its folder; later calls fail.
     public func remove() {
-        let devices = state.withLock { $0.device }
-        for device in 1...devices { OpenKeychains.close(home: home(device: device)) }
+        OpenKeychains.close(home: home)
         folder.remove()
     }
 
     /// The configuration `run(_:)` gives the test's calls: the temporary keychain, the app's entitlements (another
     /// identity while the app is deleted), the scripted sensor, the passcode prompt and the clock.
     public var configuration: ClavisConfiguration {
-        let (device, installed) = state.withLock { ($0.device, $0.installed) }
+        let installed = state.withLock { $0.installed }
         var configuration = ClavisConfiguration(
-            home: home(device: device), homeSource: "ClavisTesting",
+            home: home, homeSource: "ClavisTesting",
             entitlementsPath: folder.path + "/" + (installed ? Self.appEntitlements : Self.removedAppEntitlements),
-            askpassProgram: folder.path + "/askpass", biometryScript: scriptPath(device: device))
+            askpassProgram: folder.path + "/askpass", biometryScript: scriptPath)
         // The data-protection keychain's rules, as on iOS: a locked keychain answers errSecInteractionNotAllowed.
         configuration.dataProtectionRulesByDefault = true
         configuration.clock = clock
@@ -98,7 +97,8 @@ public final class TemporaryKeychain: Sendable {
     }
 
     /// Runs `body` with this keychain as the keychain of every `Security` and `LocalAuthentication` call it makes
-    /// (and of the tasks it starts).
+    /// (and of the tasks it starts). Every transition reaches a `run` in progress, except `deleteApp` and
+    /// `reinstallApp`, which change who the app is from the next `run` on (a deleted app's code does not run).
     @discardableResult
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
         try ClavisConfiguration.withConfiguration(configuration, body)
@@ -117,10 +117,8 @@ public final class TemporaryKeychain: Sendable {
         try KeychainClient(configuration: configuration)
     }
 
-    /// The keychain folder of device `device`.
-    func home(device: Int) -> KeychainHome {
-        KeychainHome(path: folder.path + "/device-\(device)")
-    }
+    /// The keychain folder of the device the app is on now.
+    var home: KeychainHome { KeychainHome(path: folder.path + "/device") }
 
     /// The passcode prompt's answer from now on: `passcode`, or nothing.
     func writePasscodeAnswer(_ passcode: String?) throws(KeychainError) {
