@@ -126,6 +126,12 @@ public enum ServiceDirectory {
         }
     }
 
+    /// Drops this process's connection to the daemon at `socket`: the next call connects anew, and the daemon
+    /// identifies the caller again (after its registration changed, or the daemon restarted).
+    public static func disconnect(socket: String) {
+        _ = remotes.withLock { $0.removeValue(forKey: socket) }
+    }
+
     private static func entitlements(path: String?) throws(KeychainError) -> Entitlements {
         if let known = loaded.withLock({ $0[path] }) { return known }
         let entitlements = try Entitlements.load(path: path)

@@ -24,6 +24,14 @@ struct TemporaryFolder: Sendable {
         path = String(cString: made)
     }
 
+    /// The existing folder at `path`.
+    init(existing path: String) { self.path = path }
+
+    /// Removes the file `name` from the folder, if it is there.
+    func removeFile(_ name: String) {
+        unlink(path + "/" + name)
+    }
+
     /// Writes `text` to the file `name` in the folder (replacing it) with `mode`.
     ///
     /// - Throws: `io` naming the file.

@@ -10,14 +10,19 @@ extension TemporaryKeychain {
     @discardableResult
     public func deleteApp(deletingItems: Bool = false) throws(KeychainError) -> Int {
         state.withLock { $0.installed = false }
+        try writeRegistrations(appInstalled: false)
         guard deletingItems else { return 0 }
-        let held = Set(otherApps.flatMap(\.allAccessGroups))
+        // A private daemon decides by its own registry, where the other apps are registered; embedded, the kit does.
+        let held = daemon == nil ? Set(otherApps.flatMap(\.allAccessGroups)) : []
         return try client().purgeAccessGroups(app.allAccessGroups.filter { !held.contains($0) }).deleted
     }
 
     /// Installs the app again with the same application identifier: the items its deletion left are its own again
     /// (from the next `run(_:)` on).
-    public func reinstallApp() {
+    ///
+    /// - Throws: with a private daemon, `io` when its registry cannot be written.
+    public func reinstallApp() throws(KeychainError) {
         state.withLock { $0.installed = true }
+        try writeRegistrations(appInstalled: true)
     }
 }

@@ -35,6 +35,8 @@ extension TemporaryKeychain {
     /// The scripted sensor's file (`ScriptedSensor`'s format).
     var scriptPath: String { folder.path + "/" + Self.scriptName }
 
+    static let scriptName = "biometry.json"
+
     /// Writes the sensor's script.
     func writeScript(_ script: BiometryScript) throws(KeychainError) {
         let encoder = JSONEncoder()
@@ -44,8 +46,6 @@ extension TemporaryKeychain {
         }
         try folder.write(String(decoding: data, as: UTF8.self), to: Self.scriptName)
     }
-
-    private static let scriptName = "biometry.json"
 
     /// Changes the sensor's script, keeping what the sensor recorded in it (failures, lockout).
     private func changeScript(_ change: (inout BiometryScript) -> Void) throws(KeychainError) {

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisEmbedded
 
@@ -26,11 +27,17 @@ extension TemporaryKeychain {
         // The old device's keychain is put aside (its folder removed with the kit's); the new one opens, under a new
         // device key, where calls already look: a `run` in progress reaches it too.
         OpenKeychains.close(home: home)
+        daemon?.stop()
         guard rename(home.path, folder.path + "/device-\(old)") == 0 else {
             throw KeychainError(.io, "cannot put the old device's keychain aside: \(String(cString: strerror(errno)))")
         }
         try writePasscodeAnswer(nil)
         try writeScript(BiometryScript())
+        if let daemon {
+            mkdir(home.path, 0o700)
+            ServiceDirectory.disconnect(socket: daemon.socket)
+            try daemon.start(state: home.path)
+        }
         _ = try client().importBackup(archive, passphrase: passphrase)
     }
 

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisEmbedded
 
@@ -17,8 +18,14 @@ extension TemporaryKeychain {
 
     /// Restarts the device: with a passcode set, only `Always` items open until `unlock(passcode:)` (before first
     /// unlock, `AfterFirstUnlock` items answer `errSecInteractionNotAllowed` too).
-    public func restart() {
+    ///
+    /// - Throws: with a private daemon, `io` when it does not start again.
+    public func restart() throws(KeychainError) {
         OpenKeychains.close(home: home)
+        guard let daemon else { return }
+        daemon.stop()
+        ServiceDirectory.disconnect(socket: daemon.socket)
+        try daemon.start(state: home.path)
     }
 
     /// Sets the device passcode, or changes it from the one set before; the keychain is unlocked afterwards, and the

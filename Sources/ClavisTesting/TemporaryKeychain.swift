@@ -3,6 +3,12 @@ public import ClavisCore
 import ClavisEmbedded
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A keychain for one test: a fresh embedded keychain in a temporary folder, the app under test's entitlements, a
 /// scripted biometric sensor, a passcode prompt that answers with the passcode the kit set, and a clock the test moves
 /// by hand. Every state an app meets on a device is one call away: `lock()`, `unlock(passcode:)`, `restart()`,
@@ -25,6 +31,12 @@ import Synchronization
 ///
 /// The folder is removed when the kit goes away (or at `remove()`). Transitions throw `KeychainError` when the
 /// keychain refuses them (a wrong passcode, a locked keychain that cannot be backed up).
+///
+/// Given a `clavisd` executable, the kit starts a private daemon (user mode) on the keychain instead, registers the
+/// test's own executable as `app` and the `otherApps` under placeholder paths, and every call goes through the
+/// daemon's socket: app deletion and reinstallation then edit the daemon's registry, as `clavis app` does, and a
+/// restart restarts the daemon. The daemon keeps its own time: `advanceClock(by:)` then moves only the test's
+/// `LAContext`s.
 public final class TemporaryKeychain: Sendable {
     /// The app under test: `run(_:)` calls the keychain with its entitlements.
     public let app: TestApp
@@ -35,6 +47,8 @@ public final class TemporaryKeychain: Sendable {
 
     let folder: TemporaryFolder
     let state: Mutex<State>
+    /// The private clavisd, when the kit runs one.
+    let daemon: PrivateDaemon?
 
     /// What the transitions change.
     struct State {
@@ -47,25 +61,37 @@ public final class TemporaryKeychain: Sendable {
     }
 
     /// A new, empty keychain for `app`, with `otherApps` installed beside it, and with `passcode` set when given
-    /// (the keychain is then unlocked). No biometry is enrolled until `enrolBiometry(_:)`.
+    /// (the keychain is then unlocked). No biometry is enrolled until `enrolBiometry(_:)`. With `clavisd` (the
+    /// daemon's executable), calls go through a private daemon.
     ///
-    /// - Throws: `io` when the temporary folder cannot be made; the keychain's error when it cannot be opened.
+    /// - Throws: `io` when the temporary folder cannot be made or the daemon does not start; the keychain's error
+    ///   when it cannot be opened.
     public init(
         app: TestApp = TestApp(applicationIdentifier: "TEAM123456.com.example.app"), otherApps: [TestApp] = [],
-        passcode: String? = nil
+        passcode: String? = nil, clavisd: String? = nil
     ) throws(KeychainError) {
         self.app = app
         self.otherApps = otherApps
-        folder = try TemporaryFolder(prefix: "clavis-testing")
+        let folder = try TemporaryFolder(prefix: "clavis-testing")
+        self.folder = folder
         state = Mutex(State())
+        daemon = clavisd.map {
+            PrivateDaemon(executable: $0, folder: folder.path, biometryScript: folder.path + "/" + Self.scriptName)
+        }
         do {
             try folder.write(app.entitlementsJSON, to: Self.appEntitlements)
             try folder.write(Self.removedApp.entitlementsJSON, to: Self.removedAppEntitlements)
             try folder.write("#!/bin/sh\ncat '\(folder.path)/\(Self.askpassAnswer)'\n", to: "askpass", mode: 0o700)
             try writePasscodeAnswer(nil)
             try writeScript(BiometryScript())
+            if let daemon {
+                try writeRegistrations(appInstalled: true)
+                mkdir(home.path, 0o700)
+                try daemon.start(state: home.path)
+            }
             if let passcode { try setPasscode(passcode) }
         } catch {
+            daemon?.stop()
             folder.remove()
             throw error
         }
@@ -77,6 +103,8 @@ public final class TemporaryKeychain: Sendable {
 
     /// Closes the keychain and removes its folder; later calls fail.
     public func remove() {
+        daemon?.stop()
+        daemon.map { ServiceDirectory.disconnect(socket: $0.socket) }
         OpenKeychains.close(home: home)
         folder.remove()
     }
@@ -93,7 +121,7 @@ public final class TemporaryKeychain: Sendable {
         configuration.dataProtectionRulesByDefault = true
         configuration.clock = clock
         configuration.looksForDaemon = false
-        return configuration
+        return configuration.with(daemonSocket: daemon?.socket)
     }
 
     /// Runs `body` with this keychain as the keychain of every `Security` and `LocalAuthentication` call it makes
@@ -116,6 +144,39 @@ public final class TemporaryKeychain: Sendable {
     func client() throws(KeychainError) -> KeychainClient {
         try KeychainClient(configuration: configuration)
     }
+
+    /// What the private daemon wrote to its log (standard error) so far; empty without one.
+    public var daemonLog: String { daemon?.logText ?? "" }
+
+    /// The private daemon's log once it contains `text` (waiting for it to be written), or everything it wrote
+    /// before it ended; empty without a daemon.
+    public func waitForDaemonLog(_ text: String) -> String {
+        daemon?.waitForLog(text) ?? ""
+    }
+
+    /// Writes the private daemon's registry: the app (the test's own executable), unless deleted, and the other apps.
+    func writeRegistrations(appInstalled: Bool) throws(KeychainError) {
+        guard let daemon else { return }
+        mkdir(daemon.registry, 0o700)
+        let registry = TemporaryFolder(existing: daemon.registry)
+        if appInstalled {
+            try registry.write(app.json(executable: Self.testExecutable), to: "app.json")
+        } else {
+            registry.removeFile("app.json")
+        }
+        for (index, other) in otherApps.enumerated() {
+            try registry.write(other.json(executable: folder.path + "/other-app-\(index)"), to: "other-\(index).json")
+        }
+        // The daemon identifies a caller when it connects: the next call connects anew.
+        ServiceDirectory.disconnect(socket: daemon.socket)
+    }
+
+    /// The running test executable, as the kernel names it.
+    static let testExecutable: String = {
+        guard let resolved = realpath("/proc/self/exe", nil) else { return "/proc/self/exe" }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }()
 
     /// The keychain folder of the device the app is on now.
     var home: KeychainHome { KeychainHome(path: folder.path + "/device") }

@@ -20,7 +20,10 @@ public struct TestApp: Sendable, Hashable {
     }
 
     /// The app's entitlements as the JSON form of an `.entitlements` file.
-    var entitlementsJSON: String {
+    var entitlementsJSON: String { json(executable: nil) }
+
+    /// The app's registration with clavisd for `executable`, or its entitlements without one.
+    func json(executable: String?) -> String {
         func quoted(_ text: String) -> String {
             var escaped = "\""
             for scalar in text.unicodeScalars {
@@ -34,7 +37,9 @@ public struct TestApp: Sendable, Hashable {
             return escaped + "\""
         }
         let groups = accessGroups.map(quoted).joined(separator: ", ")
-        return #"{"application-identifier": \#(quoted(applicationIdentifier)), "keychain-access-groups": [\#(groups)]}"#
+        let path = executable.map { #""executable": \#(quoted($0)), "# } ?? ""
+        return
+            #"{\#(path)"application-identifier": \#(quoted(applicationIdentifier)), "keychain-access-groups": [\#(groups)]}"#
     }
 }
 

@@ -13,7 +13,7 @@ import Testing
         keychain.run {
             #expect(throws: KeychainError.unexpectedStatus(errSecItemNotFound)) { try readToken(service: "api") }
         }
-        keychain.reinstallApp()
+        try keychain.reinstallApp()
         #expect(try keychain.run { try readToken(service: "api") } == "token")
     }
 
@@ -27,7 +27,7 @@ import Testing
         }
 
         #expect(try keychain.deleteApp(deletingItems: true) == 1)
-        keychain.reinstallApp()
+        try keychain.reinstallApp()
         keychain.run {
             #expect(read(account: "own").0 == errSecItemNotFound)
             #expect(read(account: "shared") == (errSecSuccess, "shared"))

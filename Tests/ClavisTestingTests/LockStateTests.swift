@@ -30,7 +30,7 @@ import Testing
                 save("refresh", account: "refresh", accessible: kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
             #expect(save("always", account: "always", accessible: kSecAttrAccessibleAlways) == errSecSuccess)
 
-            keychain.restart()
+            try keychain.restart()
             #expect(read(account: "refresh").0 == errSecInteractionNotAllowed)
             #expect(read(account: "always") == (errSecSuccess, "always"))
 

