@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ClavisStore", targets: ["ClavisStore"]),
         .executable(name: "clavis-bench", targets: ["clavis-bench"]),
         .executable(name: "clavisd", targets: ["clavisd"]),
+        .library(name: "pam_clavis", type: .dynamic, targets: ["PAMClavis"]),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +31,9 @@ let package = Package(
         .target(name: "CChildProcess"),
         .target(name: "CFprintd"),
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
+        // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
+        .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
@@ -41,7 +45,7 @@ let package = Package(
             name: "ClavisServer",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
-                "ClavisAuthentication", "CJournal",
+                "ClavisAuthentication", "CJournal", "CLogind",
             ]),
         .executableTarget(
             name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"],
@@ -71,6 +75,7 @@ let package = Package(
         .library(name: "ClavisTesting", targets: ["ClavisTesting"]),
         .executable(name: "clavis", targets: ["clavis"]),
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
+        .executable(name: "git-credential-clavis", targets: ["git-credential-clavis"]),
     ]
     package.targets += [
         .target(
@@ -93,6 +98,9 @@ let package = Package(
             ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
+        .executableTarget(
+            name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
+            linkerSettings: shippedBinaryLinking),
         .target(name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded"]),
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),

@@ -17,6 +17,7 @@ public import ClavisCore
 /// | Apple's rules by default | `CLAVIS_COMPAT=ios` | the macOS file keychain's (lenient) |
 /// | passcode prompt | `CLAVIS_ASKPASS` | the controlling terminal |
 /// | biometric sensor (embedded; a daemon uses its own) | `CLAVIS_BIOMETRY_SCRIPT` (the scripted sensor) | fprintd when installed |
+/// | app registry folder (`clavis app`, user mode) | `XDG_CONFIG_HOME` (absolute only) | `~/.config` |
 /// | where the user sits, for a daemon's `pinentry` | `GPG_TTY`, `TERM`, `DISPLAY`, `LC_ALL`/`LC_CTYPE`/`LANG`, `LC_MESSAGES` | standard input's terminal |
 public struct ClavisConfiguration: Sendable, Hashable {
     /// The embedded keychain's folder.
@@ -43,6 +44,10 @@ public struct ClavisConfiguration: Sendable, Hashable {
     /// False keeps calls on the embedded keychain even when a daemon listens at the user or system socket (a test's
     /// temporary keychain, `ClavisTesting`); `daemonSocket` still names a daemon explicitly.
     public var looksForDaemon = true
+    /// The user's configuration folder (`XDG_CONFIG_HOME`, absolute only), where a user's app registry lives.
+    public var configHome: String?
+    /// The user's home folder (`HOME`), `/` when unset.
+    public var userHome = "/"
 
     /// Creates a configuration.
     public init(
@@ -85,6 +90,8 @@ public struct ClavisConfiguration: Sendable, Hashable {
         biometryScript = value("CLAVIS_BIOMETRY_SCRIPT")
         daemonSocket = value("CLAVIS_SOCKET")
         runtimeDirectory = value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        configHome = value("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        userHome = value("HOME") ?? "/"
         let hints: [(String, String?)] = [
             ("ttyname", value("GPG_TTY")), ("ttytype", value("TERM")), ("display", value("DISPLAY")),
             ("lc-ctype", value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG")),
@@ -96,7 +103,8 @@ public struct ClavisConfiguration: Sendable, Hashable {
     /// The variables this configuration reads.
     public static let variableNames = [
         "CLAVIS_HOME", "XDG_DATA_HOME", "HOME", "CLAVIS_ENTITLEMENTS", "CLAVIS_COMPAT", "CLAVIS_ASKPASS",
-        "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET", "XDG_RUNTIME_DIR", "GPG_TTY", "TERM", "DISPLAY", "LC_ALL",
+        "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "GPG_TTY", "TERM", "DISPLAY",
+        "LC_ALL",
         "LC_CTYPE", "LC_MESSAGES", "LANG",
     ]
 

@@ -35,6 +35,16 @@ public enum OpenKeychains {
         _ = opened.withLock { $0.removeValue(forKey: home) }
     }
 
+    /// The keychain in `home` if this process has it open; `nil` otherwise (nothing is opened).
+    public static func ifOpen(home: KeychainHome) -> Keychain? {
+        opened.withLock { $0[home] }
+    }
+
+    /// Every keychain this process has open.
+    public static var all: [Keychain] {
+        opened.withLock { Array($0.values) }
+    }
+
     /// Releases every open keychain, unless another thread is opening one right now.
     static func closeAll() {
         _ = opened.withLockIfAvailable { $0.removeAll() }

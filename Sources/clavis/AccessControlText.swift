@@ -1,5 +1,4 @@
 import ClavisCore
-import Security
 
 /// Access controls and protection classes as `clavis` shows and reads them.
 ///
@@ -9,7 +8,7 @@ import Security
 /// `dku`, `akpu`) or its Apple name without the prefix (`WhenUnlockedThisDeviceOnly`).
 enum AccessControlText {
     /// The flag names, in the order shown.
-    static let flagNames: [(String, SecAccessControlCreateFlags)] = [
+    static let flagNames: [(String, AccessControl.Flags)] = [
         ("userPresence", .userPresence), ("biometryAny", .biometryAny), ("biometryCurrentSet", .biometryCurrentSet),
         ("devicePasscode", .devicePasscode), ("watch", .watch), ("or", .or), ("and", .and),
         ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword),
@@ -23,11 +22,11 @@ enum AccessControlText {
     ]
 
     /// The flags named by `text`, or `nil` for an unknown name.
-    static func flags(_ text: String) -> SecAccessControlCreateFlags? {
-        var flags: SecAccessControlCreateFlags = []
+    static func flags(_ text: String) -> AccessControl.Flags? {
+        var flags: AccessControl.Flags = []
         for name in text.split(separator: ",") {
-            let trimmed = name.trimmingCharacters(in: .whitespaces)
-            guard let flag = flagNames.first(where: { $0.0.lowercased() == trimmed.lowercased() })?.1 else {
+            let trimmed = name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+            guard let flag = flagNames.first(where: { $0.0.lowercased() == String(trimmed).lowercased() })?.1 else {
                 return nil
             }
             flags.insert(flag)
@@ -49,8 +48,7 @@ enum AccessControlText {
 
     /// The flag names of an access control as `--access-control` takes them: the conditions with the conjunction
     /// between each two, such as `["biometryAny", "or", "devicePasscode"]`.
-    static func names(_ access: SecAccessControl) -> [String] {
-        let flags = SecAccessControlCreateFlags(rawValue: access.policy.flags.rawValue)
+    static func names(_ flags: AccessControl.Flags) -> [String] {
         let present = flagNames.filter { flags.contains($0.1) }.map(\.0)
         let conjunction = present.first { $0 == "or" || $0 == "and" }
         var names: [String] = []

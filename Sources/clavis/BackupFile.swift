@@ -1,5 +1,5 @@
 import ClavisCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

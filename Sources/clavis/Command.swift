@@ -1,5 +1,4 @@
 import ClavisCore
-import Security
 
 /// One `clavis` verb: its declaration (name, options, help) apart from running it.
 struct CommandDescriptor: Sendable {
@@ -36,27 +35,22 @@ struct CommandContext {
     /// Prints items.
     var formatter: ItemFormatter
 
-    /// Reports a failed keychain call (text on stderr, or a JSON object on stdout) and returns the exit status.
-    func fail(_ call: String, _ status: OSStatus) -> Int32 {
-        if json {
-            let message = SecCopyErrorMessageString(status, nil) as String? ?? ""
-            Console.out(ItemFormatter.jsonText(["status": Int(status), "message": message, "call": call]))
-            return ExitStatus.forStatus(status)
-        }
-        return Console.fail(call, status)
-    }
-
     /// Reports a failed keychain operation with its reason (on stderr, or in the JSON object) and returns the exit
     /// status.
     func fail(_ call: String, _ failure: KeychainError) -> Int32 {
-        if json {
-            let message = SecCopyErrorMessageString(failure.osStatus, nil) as String? ?? ""
-            Console.out(
-                ItemFormatter.jsonText([
-                    "status": Int(failure.osStatus), "message": message, "call": call, "reason": failure.reason,
-                ]))
-            return ExitStatus.forStatus(failure.osStatus)
-        }
-        return Console.fail(call, failure)
+        guard json else { return Console.fail(call, failure) }
+        Console.out(ItemFormatter.jsonText(.object(Self.failureObject(call, failure))))
+        return ExitStatus.forFailure(failure)
+    }
+
+    /// The JSON object describing a failed call: its status, Apple's message, the call and the reason (empty when
+    /// nothing failed).
+    static func failureObject(_ call: String, _ failure: KeychainError?) -> [String: JSONValue] {
+        guard let failure else { return [:] }
+        var object: [String: JSONValue] = [
+            "status": .integer(failure.osStatus), "message": .string(failure.code.message), "call": .string(call),
+        ]
+        if !failure.reason.isEmpty { object["reason"] = .string(failure.reason) }
+        return object
     }
 }

@@ -1,7 +1,6 @@
 import ClavisAuthentication
 import ClavisClient
 import ClavisCore
-import Security
 
 #if canImport(Glibc)
     import Glibc
@@ -18,28 +17,21 @@ enum Console {
 
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// Reports a failed keychain call in `security`'s shape and returns the exit status for it.
-    ///
-    /// A bare status comes from a `SecItem*` call, which reaches only the keychain: a full disk is its folder's,
-    /// said in the store's words.
-    static func fail(_ call: String, _ status: OSStatus) -> Int32 {
-        if status == errSecDiskFull {
-            return fail(call, KeychainError.keychainDiskFull(folder: ClavisConfiguration.current.home.path))
+        var bytes = Array((text + "\n").utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
         }
-        let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
-        error("clavis: \(call): \(message)")
-        return ExitStatus.forStatus(status)
     }
 
     /// Reports a failed keychain operation with Apple's message and the reason (never a secret), and returns the
     /// exit status for it.
     static func fail(_ call: String, _ failure: KeychainError) -> Int32 {
-        let message = SecCopyErrorMessageString(failure.osStatus, nil) as String? ?? "OSStatus \(failure.osStatus)"
-        error("clavis: \(call): \(message) (\(failure.reason))")
-        return ExitStatus.forStatus(failure.osStatus)
+        let reason = failure.reason.isEmpty ? "" : " (\(failure.reason))"
+        error("clavis: \(call): \(failure.code.message)\(reason)")
+        return ExitStatus.forFailure(failure)
     }
 
     /// Reads a secret: with `prompt` shown and echo off on the terminal when standard input is one, else one line

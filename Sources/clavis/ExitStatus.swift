@@ -1,4 +1,4 @@
-import Security
+import ClavisCore
 
 /// Exit statuses of `clavis`, as macOS `security` derives them.
 ///
@@ -13,7 +13,10 @@ enum ExitStatus {
     static let usage: Int32 = 2
 
     /// The exit status for a keychain status.
-    static func forStatus(_ status: OSStatus) -> Int32 {
-        status == errSecSuccess ? 0 : Int32(UInt8(truncatingIfNeeded: status))
+    static func forStatus(_ status: Int32) -> Int32 {
+        status == 0 ? 0 : Int32(UInt8(truncatingIfNeeded: status))
     }
+
+    /// The exit status for a failed keychain operation.
+    static func forFailure(_ failure: KeychainError) -> Int32 { forStatus(failure.osStatus) }
 }

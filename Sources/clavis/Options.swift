@@ -69,7 +69,14 @@ func usage(name: String, summary: String, specs: [OptionSpec], operands: String 
     for spec in specs {
         let left = spec.flag + (spec.valueName.map { " \($0)" } ?? "")
         lines.append(
-            "    " + left.padding(toLength: max(left.count, 22), withPad: " ", startingAt: 0) + "  " + spec.help)
+            "    " + left.padded(to: 22) + "  " + spec.help)
     }
     return lines.joined(separator: "\n")
+}
+
+extension String {
+    /// The text followed by spaces up to `width` characters (unchanged when it is as long already).
+    func padded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
 }

@@ -1,4 +1,5 @@
-import Security
+import ClavisCore
+import FoundationEssentials
 
 /// The two password classes the item verbs work on, with the options that name their attributes.
 enum PasswordKind: Sendable {
@@ -13,12 +14,12 @@ enum PasswordKind: Sendable {
     /// An option that sets or matches one attribute.
     struct AttributeOption: Sendable {
         var spec: OptionSpec
-        var key: String
+        var key: AttributeKey
         var type: ValueType
     }
 
     /// `kSecClassGenericPassword` or `kSecClassInternetPassword`.
-    var itemClass: CFString { self == .generic ? kSecClassGenericPassword : kSecClassInternetPassword }
+    var itemClass: ItemClass { self == .generic ? .genericPassword : .internetPassword }
 
     /// The word in the verbs: `generic` or `internet`.
     var word: String { self == .generic ? "generic" : "internet" }
@@ -28,34 +29,33 @@ enum PasswordKind: Sendable {
 
     /// The attribute options, after macOS `security`.
     var attributeOptions: [AttributeOption] {
-        func option(_ flag: String, _ key: CFString, _ valueName: String, _ help: String, _ type: ValueType = .string)
-            -> AttributeOption
-        {
-            AttributeOption(
-                spec: OptionSpec(flag: flag, valueName: valueName, help: help), key: key as String, type: type)
+        func option(
+            _ flag: String, _ key: AttributeKey, _ valueName: String, _ help: String, _ type: ValueType = .string
+        ) -> AttributeOption {
+            AttributeOption(spec: OptionSpec(flag: flag, valueName: valueName, help: help), key: key, type: type)
         }
         let common = [
-            option("-a", kSecAttrAccount, "account", "account name"),
-            option("-c", kSecAttrCreator, "creator", "creator (a four-character code)", .fourCharacterCode),
-            option("-C", kSecAttrType, "type", "item type (a four-character code)", .fourCharacterCode),
-            option("-D", kSecAttrDescription, "kind", "kind description"),
-            option("-j", kSecAttrComment, "comment", "comment"),
-            option("-l", kSecAttrLabel, "label", "label (shown by dump-keychain)"),
+            option("-a", .account, "account", "account name"),
+            option("-c", .creator, "creator", "creator (a four-character code)", .fourCharacterCode),
+            option("-C", .type, "type", "item type (a four-character code)", .fourCharacterCode),
+            option("-D", .itemDescription, "kind", "kind description"),
+            option("-j", .comment, "comment", "comment"),
+            option("-l", .label, "label", "label (shown by dump-keychain)"),
         ]
         switch self {
         case .generic:
             return common + [
-                option("-s", kSecAttrService, "service", "service name"),
-                option("-G", kSecAttrGeneric, "value", "generic attribute value", .data),
+                option("-s", .service, "service", "service name"),
+                option("-G", .generic, "value", "generic attribute value", .data),
             ]
         case .internet:
             return common + [
-                option("-s", kSecAttrServer, "server", "server name"),
-                option("-d", kSecAttrSecurityDomain, "domain", "security domain"),
-                option("-r", kSecAttrProtocol, "protocol", "protocol (a four-character code such as htps)"),
-                option("-P", kSecAttrPort, "port", "port number", .number),
-                option("-p", kSecAttrPath, "path", "path"),
-                option("-t", kSecAttrAuthenticationType, "authType", "authentication type (such as dflt or form)"),
+                option("-s", .server, "server", "server name"),
+                option("-d", .securityDomain, "domain", "security domain"),
+                option("-r", .protocol, "protocol", "protocol (a four-character code such as htps)"),
+                option("-P", .port, "port", "port number", .number),
+                option("-p", .path, "path", "path"),
+                option("-t", .authenticationType, "authType", "authentication type (such as dflt or form)"),
             ]
         }
     }
@@ -64,29 +64,29 @@ enum PasswordKind: Sendable {
     static let accessGroupOption = OptionSpec(
         flag: "--access-group", valueName: "group", help: "access group (default: the first entitled group)")
 
-    /// The attributes named by `options`, typed for a keychain dictionary.
-    func attributes(from options: ParsedOptions) throws(UsageError) -> [String: Any] {
-        var attributes: [String: Any] = [:]
+    /// The attributes named by `options`, typed as the keychain stores them, and the access group named.
+    func attributes(from options: ParsedOptions) throws(UsageError) -> [AttributeKey: AttributeValue] {
+        var attributes: [AttributeKey: AttributeValue] = [:]
         for option in attributeOptions {
             guard let text = options.value(option.spec.flag) else { continue }
             switch option.type {
-            case .string: attributes[option.key] = text
-            case .data: attributes[option.key] = Data(text.utf8)
+            case .string: attributes[option.key] = .string(text)
+            case .data: attributes[option.key] = .data(Data(text.utf8))
             case .number:
-                guard let number = Int(text), number >= 0 else {
+                guard let number = Int64(text), number >= 0 else {
                     throw UsageError(message: "\(option.spec.flag) needs a number, not '\(text)'")
                 }
-                attributes[option.key] = number
+                attributes[option.key] = .number(number)
             case .fourCharacterCode:
                 let bytes = Array(text.utf8)
                 guard bytes.count == 4 else {
                     throw UsageError(message: "\(option.spec.flag) needs four characters, not '\(text)'")
                 }
-                attributes[option.key] = Int(bytes.reduce(UInt32(0)) { ($0 << 8) | UInt32($1) })
+                attributes[option.key] = .number(Int64(bytes.reduce(UInt32(0)) { ($0 << 8) | UInt32($1) }))
             }
         }
         if let group = options.value(Self.accessGroupOption.flag) {
-            attributes[kSecAttrAccessGroup as String] = group
+            attributes[.accessGroup] = .string(group)
         }
         return attributes
     }
@@ -95,19 +95,25 @@ enum PasswordKind: Sendable {
     ///
     /// Every primary-key attribute is named, an absent one as "" or 0 (as the uniqueness rule counts it), with the
     /// item's access group and `sync` false, so the update can only reach the one item the add collided with.
-    func primaryKey(of attributes: [String: Any], accessGroup: String) -> [String: Any] {
-        let strings: [CFString] =
-            self == .generic
-            ? [kSecAttrAccount, kSecAttrService]
-            : [
-                kSecAttrAccount, kSecAttrSecurityDomain, kSecAttrServer, kSecAttrProtocol, kSecAttrAuthenticationType,
-                kSecAttrPath,
-            ]
-        var key: [String: Any] = [
-            kSecAttrAccessGroup as String: accessGroup, kSecAttrSynchronizable as String: false,
-        ]
-        for name in strings { key[name as String] = attributes[name as String] ?? "" }
-        if self == .internet { key[kSecAttrPort as String] = attributes[kSecAttrPort as String] ?? 0 }
+    func primaryKey(of attributes: [AttributeKey: AttributeValue]) -> [AttributeKey: AttributeValue] {
+        var key: [AttributeKey: AttributeValue] = [:]
+        for name in itemClass.primaryKey where name != .accessGroup && name != .synchronizable {
+            key[name] = attributes[name] ?? .absent(itemClass.attributeKinds[name] ?? .string)
+        }
         return key
+    }
+}
+
+extension PasswordKind {
+    /// The query matching the items `attributes` describe (the access group among them searched alone, else every
+    /// group the caller holds), synchronizable or not.
+    func query(matching attributes: [AttributeKey: AttributeValue], limit: MatchLimit, returnsSecret: Bool = false)
+        -> ItemQuery
+    {
+        var matched = attributes
+        let group = matched.removeValue(forKey: .accessGroup)?.stringValue
+        return ItemQuery(
+            itemClass: itemClass, attributes: matched, synchronizable: .any, accessGroups: group.map { [$0] },
+            limit: limit, returnsSecret: returnsSecret)
     }
 }

@@ -1,6 +1,5 @@
 import ClavisClient
 import ClavisCore
-import Security
 
 #if canImport(Glibc)
     import Glibc
@@ -41,10 +40,10 @@ func helpText(for name: String?) -> String {
     if let name, let command = commands.first(where: { $0.name == name }) { return command.usageText }
     let width = commands.map(\.name.count).max() ?? 0
     let list = commands.map {
-        "    " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.summary
+        "    " + $0.name.padded(to: width) + "  " + $0.summary
     }
     return overview + "\n" + list.joined(separator: "\n") + "\n    "
-        + "help".padding(toLength: width, withPad: " ", startingAt: 0)
+        + "help".padded(to: width)
         + "  Show this list, or one command's options (clavis help COMMAND, or clavis COMMAND --help)."
 }
 

@@ -62,7 +62,8 @@ final class TestDaemon {
         guard said.contains("listening on") else { throw DaemonFailure(message: "clavisd did not start: " + said) }
     }
 
-    /// What the daemon wrote to standard error since the last read, read until it says `text` (or exits).
+    /// Reads the daemon's messages (standard error) until one contains `text`, and returns what was read; the text is
+    /// missing from it when the daemon ended first.
     func waitForLog(_ text: String) -> String {
         readUntil(text, on: log)
     }

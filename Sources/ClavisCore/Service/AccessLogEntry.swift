@@ -189,6 +189,17 @@ private struct JSONLine {
     /// A JSON string: quotes and backslashes escaped, control bytes (line breaks included) as `\u00XX`.
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most texts (paths, identifiers, references) need no escape: their bytes are copied at once.
+        let copied =
+            text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard !utf8.contains(where: Self.needsEscape) else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            } ?? false
+        if copied {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -217,7 +228,13 @@ private struct JSONLine {
 
     /// A decimal integer.
     mutating func number(_ value: Int64) {
-        bytes += Array(String(value).utf8)
+        var text = String(value)
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// True for a byte written escaped: a quote, a backslash or a control byte.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

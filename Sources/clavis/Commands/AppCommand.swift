@@ -1,7 +1,12 @@
 import ClavisClient
 import ClavisCore
 import ClavisIdentity
-import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `app register|list|remove`: the app registry clavisd identifies its callers by (root's `/etc/clavis/apps.d` for
 /// root, the user's `$XDG_CONFIG_HOME/clavis/apps.d` otherwise, or `--registry DIR`).
@@ -33,13 +38,11 @@ struct AppCommand: RunnableCommand {
         ],
         operands: "register | list | remove APP", usesItems: false
     ) { (parsed) throws(UsageError) in
-        let environment = ProcessInfo.processInfo.environment
+        let configuration = ClavisConfiguration.current
         let registry =
             parsed.value("--registry").map(RegistryFolder.init(path:))
             ?? RegistryFolder.standard(
-                isRoot: getuid() == 0,
-                configHome: environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil },
-                home: environment["HOME"] ?? "/")
+                isRoot: getuid() == 0, configHome: configuration.configHome, home: configuration.userHome)
         switch parsed.operands.first {
         case "register":
             guard let executable = parsed.value("--executable"), executable.hasPrefix("/") else {
@@ -76,7 +79,9 @@ struct AppCommand: RunnableCommand {
                 }
                 let executable = String(cString: resolved)
                 free(resolved)
-                guard FileManager.default.isExecutableFile(atPath: executable) else {
+                var status = stat()
+                guard stat(executable, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(executable, X_OK) == 0
+                else {
                     throw KeychainError(.param, "\(executable) is not an executable file")
                 }
                 let entitlements = try Entitlements.load(path: entitlementsPath)
@@ -99,16 +104,17 @@ struct AppCommand: RunnableCommand {
                 for problem in problems { Console.error("clavis: app: \(problem)") }
                 let apps = loaded.apps.values.sorted { $0.applicationIdentifier < $1.applicationIdentifier }
                 if context.json {
-                    let objects: [[String: Any]] = apps.map { app in
-                        var object: [String: Any] = [
-                            "executable": app.executable, "application-identifier": app.applicationIdentifier,
-                            "keychain-access-groups": app.keychainAccessGroups,
+                    let objects: [JSONValue] = apps.map { app in
+                        var object: [String: JSONValue] = [
+                            "executable": .string(app.executable),
+                            "application-identifier": .string(app.applicationIdentifier),
+                            "keychain-access-groups": .array(app.keychainAccessGroups.map { .string($0) }),
                         ]
-                        if let sha256 = app.sha256 { object["sha256"] = sha256 }
-                        if app.keychainAdministrator { object["keychain-administrator"] = true }
-                        return object
+                        if let sha256 = app.sha256 { object["sha256"] = .string(sha256) }
+                        if app.keychainAdministrator { object["keychain-administrator"] = .bool(true) }
+                        return .object(object)
                     }
-                    Console.out(ItemFormatter.jsonText(objects))
+                    Console.out(ItemFormatter.jsonText(.array(objects)))
                 } else {
                     for app in apps {
                         let groups = ([app.applicationIdentifier] + app.keychainAccessGroups).joined(separator: ", ")

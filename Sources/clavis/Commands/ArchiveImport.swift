@@ -41,3 +41,15 @@ struct ArchiveImport {
         return imported.report(context)
     }
 }
+
+extension ArchiveImport {
+    /// Opens the archive with the passphrase (`-P`, else asked for) and adds what it holds.
+    func run(passphrase: SecretSource, _ context: CommandContext) -> Int32 {
+        guard let secret = passphrase.read(prompt: "passphrase for the PKCS#12 archive: ") else {
+            return SecretSource.reportMissing("archive passphrase", flag: "-P")
+        }
+        let (status, items) = open(passphrase: secret)
+        guard status == errSecSuccess else { return context.fail("SecPKCS12Import", status) }
+        return add(items, context)
+    }
+}

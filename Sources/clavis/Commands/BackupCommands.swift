@@ -1,7 +1,6 @@
 import ClavisClient
 import ClavisCore
-import Foundation
-import Security
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -62,8 +61,8 @@ struct ExportCommand: RunnableCommand {
             if context.json {
                 Console.out(
                     ItemFormatter.jsonText([
-                        "exported": summary.exported, "thisDeviceOnly": summary.thisDeviceOnly,
-                        "accessControlled": summary.accessControlled,
+                        "exported": .integer(summary.exported), "thisDeviceOnly": .integer(summary.thisDeviceOnly),
+                        "accessControlled": .integer(summary.accessControlled),
                     ]))
             } else {
                 Console.out(
@@ -105,22 +104,15 @@ struct ImportCommand: RunnableCommand {
             path: parsed.operands[0], passphrase: passphrase, tag: parsed.value("-T"), label: parsed.value("-l"))
     }
 
-    /// A file that is neither a backup nor PEM or DER keys and certificates: a PKCS#12 archive, opened with the
-    /// passphrase (`-P`, else asked for).
-    private func importArchive(_ archive: ArchiveImport, _ context: CommandContext) -> Int32 {
-        guard let secret = passphrase.read(prompt: "passphrase for the PKCS#12 archive: ") else {
-            return SecretSource.reportMissing("archive passphrase", flag: "-P")
-        }
-        let (status, items) = archive.open(passphrase: secret)
-        guard status == errSecSuccess else { return context.fail("SecPKCS12Import", status) }
-        return archive.add(items, context)
-    }
-
     /// True when the file at `path` starts with a backup's magic line.
     private static func beginsLikeABackup(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)).map { $0 == Data("CLAVIS-BACKUP 1\n".utf8) } ?? false
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let magic = Array("CLAVIS-BACKUP 1\n".utf8)
+        var start = [UInt8](repeating: 0, count: magic.count)
+        let count = start.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count == magic.count && start == magic
     }
 
     func run(_ context: CommandContext) -> Int32 {
@@ -136,7 +128,7 @@ struct ImportCommand: RunnableCommand {
                     if let entries = try KeyFileImport.entries(of: contents) {
                         return KeyFileImport(tag: tag, label: label).add(entries, context)
                     }
-                    return importArchive(ArchiveImport(contents: contents, label: label), context)
+                    return ArchiveImport(contents: contents, label: label).run(passphrase: passphrase, context)
                 } catch {
                     return context.fail("SecItemImport", error)
                 }
@@ -155,7 +147,9 @@ struct ImportCommand: RunnableCommand {
             let summary = try KeychainClient().importBackup(archive, passphrase: secret)
             if context.json {
                 Console.out(
-                    ItemFormatter.jsonText(["restored": summary.restored, "alreadyPresent": summary.alreadyPresent]))
+                    ItemFormatter.jsonText([
+                        "restored": .integer(summary.restored), "alreadyPresent": .integer(summary.alreadyPresent),
+                    ]))
             } else {
                 Console.out("restored \(summary.restored) items; \(summary.alreadyPresent) were already present")
             }

@@ -1,7 +1,7 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
-import Foundation
-import Security
+import FoundationEssentials
 
 /// `find-certificate`: the caller's certificates whose common name (or label) contains `-c` and whose email
 /// addresses include `-e`, as macOS `security find-certificate` shows them.
@@ -31,74 +31,72 @@ struct FindCertificateCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassCertificate, kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnRef as String: true, kSecReturnAttributes as String: true,
-            kSecReturnPersistentRef as String: true,
-        ]
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess else { return context.fail("SecItemCopyMatching", status) }
-        var matches = (result as? [[String: Any]] ?? []).filter(matches)
-        guard !matches.isEmpty else { return context.fail("SecItemCopyMatching", errSecItemNotFound) }
+        var matches: [(item: Item, certificate: X509Certificate)]
+        do throws(KeychainError) {
+            let items = try KeychainClient().find(ItemQuery(itemClass: .certificate, returnsSecret: true))
+            matches = items.compactMap { item in Self.certificate(of: item).map { (item: item, certificate: $0) } }
+                .filter { self.matches($0) }
+            guard !matches.isEmpty else {
+                throw KeychainError(.itemNotFound, "no certificate matches")
+            }
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
+        }
         if !all { matches = [matches[0]] }
         if context.json {
-            Console.out(ItemFormatter.jsonText(matches.map(jsonObject)))
+            Console.out(ItemFormatter.jsonText(.array(matches.map(jsonObject))))
             return ExitStatus.success
         }
-        for item in matches {
-            guard let certificate = Self.certificate(of: item) else { continue }
-            let der = SecCertificateCopyData(certificate) as Data
+        for (item, certificate) in matches {
             var lines: [String] = []
             if hashes {
-                lines.append("SHA-256 hash: " + ItemFormatter.hex(Data(DigestAlgorithm.sha256.hash(Array(der)))))
-                lines.append("SHA-1 hash: " + ItemFormatter.hex(Data(DigestAlgorithm.sha1.hash(Array(der)))))
+                lines.append("SHA-256 hash: " + ItemFormatter.hex(DigestAlgorithm.sha256.hash(certificate.der)))
+                lines.append("SHA-1 hash: " + ItemFormatter.hex(DigestAlgorithm.sha1.hash(certificate.der)))
             }
             if emails {
                 for address in Self.emailAddresses(of: certificate) { lines.append("email: \(address)") }
             }
-            lines.append(pem ? PublicKeyPEM.block("CERTIFICATE", der) : context.formatter.block(item))
-            Console.out(lines.joined(separator: "\n").trimmingCharacters(in: .newlines))
+            lines.append(pem ? PublicKeyPEM.block("CERTIFICATE", Data(certificate.der)) : context.formatter.block(item))
+            var text = lines.joined(separator: "\n")
+            while text.hasSuffix("\n") { text.removeLast() }
+            Console.out(text)
         }
         return ExitStatus.success
     }
 
-    /// True when `item`'s certificate passes `-c` and `-e`.
-    private func matches(_ item: [String: Any]) -> Bool {
-        guard let certificate = Self.certificate(of: item) else { return false }
+    /// True when the certificate passes `-c` (its common name or the item's label) and `-e`.
+    private func matches(_ match: (item: Item, certificate: X509Certificate)) -> Bool {
         if let name {
-            var commonName: CFString?
-            _ = SecCertificateCopyCommonName(certificate, &commonName)
-            let label = item[kSecAttrLabel as String] as? String
-            guard [commonName as String?, label].contains(where: { $0?.contains(name) == true }) else { return false }
+            let label = match.item.attributes[.label]?.stringValue
+            guard [match.certificate.commonNames.last, label].contains(where: { $0?.contains(name) == true }) else {
+                return false
+            }
         }
-        if let email, !Self.emailAddresses(of: certificate).contains(where: { $0.lowercased() == email.lowercased() }) {
+        if let email,
+            !Self.emailAddresses(of: match.certificate).contains(where: { $0.lowercased() == email.lowercased() })
+        {
             return false
         }
         return true
     }
 
-    private func jsonObject(_ item: [String: Any]) -> [String: Any] {
-        var object = ItemFormatter.jsonObject(item, secret: nil)
-        if let certificate = Self.certificate(of: item) {
-            let der = SecCertificateCopyData(certificate) as Data
-            object["sha256"] = ItemFormatter.hex(Data(DigestAlgorithm.sha256.hash(Array(der))))
-            object["emailAddresses"] = Self.emailAddresses(of: certificate)
-            if pem { object["pem"] = PublicKeyPEM.block("CERTIFICATE", der) }
-        }
-        return object
+    private func jsonObject(_ match: (item: Item, certificate: X509Certificate)) -> JSONValue {
+        guard case .object(var object) = ItemFormatter.jsonObject(match.item, secret: nil) else { return .null }
+        let der = match.certificate.der
+        object["sha256"] = .string(ItemFormatter.hex(DigestAlgorithm.sha256.hash(der)))
+        object["emailAddresses"] = .array(Self.emailAddresses(of: match.certificate).map { .string($0) })
+        if pem { object["pem"] = .string(PublicKeyPEM.block("CERTIFICATE", Data(der))) }
+        return .object(object)
     }
 
-    private static func certificate(of item: [String: Any]) -> SecCertificate? {
-        guard let object = item[kSecValueRef as String] as AnyObject?,
-            CFGetTypeID(object) == SecCertificateGetTypeID()
-        else { return nil }
-        return (object as! SecCertificate)
+    /// The certificate a stored item holds (its secret is the DER), or nil.
+    private static func certificate(of item: Item) -> X509Certificate? {
+        item.secret?.withUnsafeBytes { try? X509Certificate(der: Array($0)) }
     }
 
-    private static func emailAddresses(of certificate: SecCertificate) -> [String] {
-        var addresses: CFArray?
-        guard SecCertificateCopyEmailAddresses(certificate, &addresses) == errSecSuccess else { return [] }
-        return addresses as? [String] ?? []
+    /// The rfc822Name entries of the subject alternative names, then the subject's emailAddress attributes, in the
+    /// order Apple lists them.
+    private static func emailAddresses(of certificate: X509Certificate) -> [String] {
+        certificate.alternativeEmailAddresses + certificate.subjectEmailAddresses
     }
 }

@@ -1,11 +1,11 @@
 import ClavisClient
 import ClavisCore
-import Security
 
 /// `add-generic-password` and `add-internet-password`.
 struct AddPasswordCommand: RunnableCommand {
     var kind: PasswordKind
-    var attributes: [String: Any]
+    /// The attributes named on the command line, with `--accessible` and `--access-control` when given.
+    var attributes: [AttributeKey: AttributeValue]
     var password: SecretSource
     var updateExisting: Bool
 
@@ -33,27 +33,26 @@ struct AddPasswordCommand: RunnableCommand {
             name: "add-\(kind.word)-password", summary: "Add \(kind.article) password item.", options: options
         ) { (parsed) throws(UsageError) in
             var attributes = try kind.attributes(from: parsed)
-            var protection: String?
+            var protection: ProtectionClass?
             if let text = parsed.value("--accessible") {
                 guard let code = AccessControlText.protectionCode(text) else {
                     throw UsageError(message: "--accessible: unknown protection class '\(text)'")
                 }
-                protection = code
-                attributes[kSecAttrAccessible as String] = code
+                protection = ProtectionClass(rawValue: code)
+                attributes[.accessible] = .string(code)
             }
             if let text = parsed.value("--access-control") {
                 guard let flags = AccessControlText.flags(text) else {
                     throw UsageError(message: "--access-control: unknown flag in '\(text)'")
                 }
-                var error: Unmanaged<CFError>?
-                guard
-                    let access = SecAccessControlCreateWithFlags(
-                        nil, (protection ?? (kSecAttrAccessibleWhenUnlocked as String)) as CFString, flags, &error)
-                else {
-                    error?.release()
+                let policy = AccessControl(protection: protection ?? .whenUnlocked, flags: flags)
+                do throws(KeychainError) {
+                    try policy.validate(for: kind.itemClass)
+                } catch {
                     throw UsageError(message: "--access-control: '\(text)' is not a valid combination")
                 }
-                attributes[kSecAttrAccessControl as String] = access
+                attributes[.accessControl] = .data(policy.encoded)
+                attributes[.accessible] = .string(policy.protection.rawValue)
             }
             var password = SecretSource(parsed, flag: "-w")
             if let hex = parsed.value("-X") {
@@ -74,39 +73,57 @@ struct AddPasswordCommand: RunnableCommand {
         guard let secret = password.read(prompt: "password data for new item: ", confirming: true) else {
             return SecretSource.reportMissing("password for the new item", flag: "-w or -X")
         }
-        // Apple's API takes the secret as CFData.
-        let data = Data(secret.unprotectedBytes())
-        var query = attributes
-        query[kSecClass as String] = kind.itemClass
-        query[kSecValueData as String] = data
-        let status = SecItemAdd(query as CFDictionary, nil)
-        if status == errSecDuplicateItem && updateExisting {
-            let group =
-                attributes[kSecAttrAccessGroup as String] as? String
-                ?? (try? KeychainClient().status().accessGroups.first) ?? ""
-            var match = kind.primaryKey(of: attributes, accessGroup: group)
-            match[kSecClass as String] = kind.itemClass
+        let keychain: KeychainClient
+        do throws(KeychainError) {
+            keychain = try KeychainClient()
+        } catch {
+            return context.fail("SecItemAdd", error)
+        }
+        var stored = attributes
+        stored[.synchronizable] = .bool(false)
+        stored[.accessible] = stored[.accessible] ?? .string(ProtectionClass.default.rawValue)
+        do throws(KeychainError) {
+            _ = try keychain.add(NewItem(itemClass: kind.itemClass, attributes: stored, secret: secret))
+            return succeed(context)
+        } catch  where error.code == .duplicateItem && updateExisting {
+            return update(keychain, secret: secret, context)
+        } catch  where error.code == .notAvailable {
+            return context.fail(
+                "SecItemAdd", KeychainError(.notAvailable, notAvailableReason(keychain) ?? error.reason))
+        } catch {
+            return context.fail("SecItemAdd", error)
+        }
+    }
+
+    /// `-U` after a collision: the one item with this primary key, in the group the add went to, gets the new
+    /// attributes and secret.
+    private func update(_ keychain: KeychainClient, secret: SecureBytes, _ context: CommandContext) -> Int32 {
+        do throws(KeychainError) {
+            var group = attributes[.accessGroup]?.stringValue
+            if group == nil { group = try keychain.status().accessGroups.first }
             var changes = attributes
-            changes.removeValue(forKey: kSecAttrAccessGroup as String)
-            changes[kSecValueData as String] = data
-            let updated = SecItemUpdate(match as CFDictionary, changes as CFDictionary)
-            return updated == errSecSuccess ? succeed(context) : context.fail("SecItemUpdate", updated)
+            changes.removeValue(forKey: .accessGroup)
+            let query = ItemQuery(
+                itemClass: kind.itemClass, attributes: kind.primaryKey(of: attributes), synchronizable: .no,
+                accessGroups: [group ?? ""])
+            guard try keychain.update(query, with: ItemChanges(attributes: changes, secret: secret)) > 0 else {
+                throw KeychainError(.itemNotFound, "no \(kind.itemClass.rawValue) item matches the query")
+            }
+            return succeed(context)
+        } catch {
+            return context.fail("SecItemUpdate", error)
         }
-        if status == errSecNotAvailable, let explanation = notAvailableReason() {
-            return context.fail("SecItemAdd", KeychainError(.notAvailable, explanation))
-        }
-        return status == errSecSuccess ? succeed(context) : context.fail("SecItemAdd", status)
     }
 
     /// Why a passcode-bound add is not available: the keychain has no passcode, or (with one) no biometry is
     /// enrolled for `biometryCurrentSet`.
-    private func notAvailableReason() -> String? {
-        guard let status = try? KeychainClient().status() else { return nil }
+    private func notAvailableReason(_ keychain: KeychainClient) -> String? {
+        guard let status = try? keychain.status() else { return nil }
         if !status.hasPasscode {
             return "the keychain has no passcode, which this item's protection needs; set one with "
                 + "`clavis set-keychain-password`"
         }
-        return attributes[kSecAttrAccessControl as String] != nil
+        return attributes[.accessControl] != nil
             ? "this item's access control needs biometry, and none is enrolled" : nil
     }
 
@@ -119,7 +136,7 @@ struct AddPasswordCommand: RunnableCommand {
 /// `find-generic-password` and `find-internet-password`.
 struct FindPasswordCommand: RunnableCommand {
     var kind: PasswordKind
-    var attributes: [String: Any]
+    var attributes: [AttributeKey: AttributeValue]
     /// `-g`: print the item and its password (on stderr, as `security` does).
     var showPassword: Bool
     /// `-w`: print only the password.
@@ -143,26 +160,25 @@ struct FindPasswordCommand: RunnableCommand {
 
     func run(_ context: CommandContext) -> Int32 {
         let wantsSecret = showPassword || passwordOnly
-        var query = attributes
-        query[kSecClass as String] = kind.itemClass
-        query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
-        query[kSecReturnAttributes as String] = true
-        if context.json { query[kSecReturnPersistentRef as String] = true }
-        if wantsSecret { query[kSecReturnData as String] = true }
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess, let item = result as? [String: Any] else {
-            return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
+        let item: Item
+        do throws(KeychainError) {
+            let found = try KeychainClient().find(
+                kind.query(matching: attributes, limit: .one, returnsSecret: wantsSecret))
+            guard let first = found.first else {
+                throw KeychainError(.itemNotFound, "no \(kind.itemClass.rawValue) item matches the query")
+            }
+            item = first
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
         }
-        let secret = item[kSecValueData as String] as? Data
+        let secret = item.secret ?? SecureBytes([])
         if context.json {
-            Console.out(
-                ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret ?? Data() : nil)))
+            Console.out(ItemFormatter.jsonText(ItemFormatter.jsonObject(item, secret: wantsSecret ? secret : nil)))
         } else if passwordOnly {
-            Console.out(ItemFormatter.passwordOnly(secret ?? Data()))
+            Console.out(secret.withUnsafeBytes { ItemFormatter.passwordOnly($0) })
         } else {
             Console.out(context.formatter.block(item))
-            if showPassword { Console.error(ItemFormatter.passwordLine(secret ?? Data())) }
+            if showPassword { Console.error(secret.withUnsafeBytes { ItemFormatter.passwordLine($0) }) }
         }
         return ExitStatus.success
     }
@@ -172,7 +188,7 @@ struct FindPasswordCommand: RunnableCommand {
 /// one; a delete that names no attribute is refused unless `--all` is given.
 struct DeletePasswordCommand: RunnableCommand {
     var kind: PasswordKind
-    var attributes: [String: Any]
+    var attributes: [AttributeKey: AttributeValue]
     /// `--all`: delete every match, not only the first.
     var everyMatch: Bool
 
@@ -194,56 +210,45 @@ struct DeletePasswordCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        var query = attributes
-        query[kSecClass as String] = kind.itemClass
-        query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
-        query[kSecReturnAttributes as String] = true
-        query[kSecReturnPersistentRef as String] = true
-        if everyMatch { query[kSecMatchLimit as String] = kSecMatchLimitAll }
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        let items = everyMatch ? result as? [[String: Any]] ?? [] : (result as? [String: Any]).map { [$0] } ?? []
-        guard status == errSecSuccess, !items.isEmpty else {
-            return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
+        let keychain: KeychainClient
+        let items: [Item]
+        do throws(KeychainError) {
+            keychain = try KeychainClient()
+            items = try keychain.find(kind.query(matching: attributes, limit: everyMatch ? .all : .one))
+            guard !items.isEmpty else {
+                throw KeychainError(.itemNotFound, "no \(kind.itemClass.rawValue) item matches the query")
+            }
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
         }
-        var deleted: [[String: Any]] = []
-        var failure: (call: String, error: KeychainError)?
+        var deleted: [Item] = []
+        var failure: KeychainError?
         for item in items {
-            guard let reference = item[kSecValuePersistentRef as String] as? Data else {
-                failure = (
-                    "SecItemCopyMatching",
-                    KeychainError(.decode, "a matching item came back without a persistent reference to delete it by")
-                )
+            do throws(KeychainError) {
+                let query = ItemQuery(
+                    itemClass: item.itemClass, synchronizable: .any, persistentReference: item.persistentReference)
+                guard try keychain.delete(query) > 0 else {
+                    throw KeychainError(.itemNotFound, "the item was deleted meanwhile")
+                }
+                deleted.append(item)
+            } catch {
+                failure = error
                 break
             }
-            let outcome = SecItemDelete([kSecValuePersistentRef as String: reference] as CFDictionary)
-            guard outcome == errSecSuccess else {
-                failure = ("SecItemDelete", KeychainError(KeychainError.Code(rawValue: outcome), ""))
-                break
-            }
-            deleted.append(item)
         }
         // What was deleted is said even when a later item failed: a failure must not hide it.
         if context.json {
             let objects = deleted.map { ItemFormatter.jsonObject($0, secret: nil) }
-            let single: Any = objects.first.map { $0 as Any } ?? NSNull()
-            var answer: [String: Any] = ["deleted": everyMatch ? objects as Any : single]
-            if let failure {
-                let status = failure.error.osStatus
-                answer["status"] = Int(status)
-                answer["message"] = SecCopyErrorMessageString(status, nil) as String? ?? ""
-                answer["call"] = failure.call
-                if !failure.error.reason.isEmpty { answer["reason"] = failure.error.reason }
-            }
-            Console.out(ItemFormatter.jsonText(answer))
-            return failure.map { ExitStatus.forStatus($0.error.osStatus) } ?? ExitStatus.success
+            var answer = CommandContext.failureObject("SecItemDelete", failure)
+            answer["deleted"] = everyMatch ? .array(objects) : objects.first ?? .null
+            Console.out(ItemFormatter.jsonText(.object(answer)))
+            return failure.map(ExitStatus.forFailure) ?? ExitStatus.success
         }
         for item in deleted {
             Console.out(context.formatter.block(item))
             Console.out("password has been deleted.")
         }
         guard let failure else { return ExitStatus.success }
-        if failure.error.reason.isEmpty { return context.fail(failure.call, failure.error.osStatus) }
-        return context.fail(failure.call, failure.error)
+        return context.fail("SecItemDelete", failure)
     }
 }

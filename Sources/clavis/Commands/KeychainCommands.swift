@@ -1,6 +1,5 @@
 import ClavisClient
 import ClavisCore
-import Security
 
 /// `dump-keychain`: every item this process's entitlements see (passwords, keys, certificates); with `-d`, the
 /// passwords' secrets too (never a key's private bytes).
@@ -16,71 +15,67 @@ struct DumpKeychainCommand: RunnableCommand {
     ) { (parsed) throws(UsageError) in DumpKeychainCommand(showSecrets: parsed.has("-d")) }
 
     func run(_ context: CommandContext) -> Int32 {
-        var items: [[String: Any]] = []
-        for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassKey, kSecClassCertificate] {
-            let query: [String: Any] = [
-                kSecClass as String: itemClass, kSecMatchLimit as String: kSecMatchLimitAll,
-                kSecReturnAttributes as String: true, kSecReturnPersistentRef as String: true,
-                kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-            ]
-            var result: CFTypeRef?
-            let status = SecItemCopyMatching(query as CFDictionary, &result)
-            if status == errSecItemNotFound { continue }
-            guard status == errSecSuccess else { return context.fail("SecItemCopyMatching", status) }
-            items += result as? [[String: Any]] ?? []
-        }
-        var firstFailure: OSStatus?
-        var shown: [(item: [String: Any], secret: Data?)] = []
-        for item in items {
-            let isPassword = [kSecClassGenericPassword, kSecClassInternetPassword].contains {
-                item[kSecClass as String] as? String == $0 as String
+        let keychain: KeychainClient
+        var items: [Item] = []
+        do throws(KeychainError) {
+            keychain = try KeychainClient()
+            for itemClass in [ItemClass.genericPassword, .internetPassword, .key, .certificate] {
+                items += try keychain.find(ItemQuery(itemClass: itemClass, synchronizable: .any))
             }
-            guard showSecrets, isPassword else {
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
+        }
+        var firstFailure: KeychainError?
+        var shown: [(item: Item, secret: SecureBytes?)] = []
+        for item in items {
+            guard showSecrets, item.itemClass == .genericPassword || item.itemClass == .internetPassword else {
                 shown.append((item, nil))
                 continue
             }
-            let (status, secret) = Self.secret(of: item)
-            if status != errSecSuccess {
-                firstFailure = firstFailure ?? status
-                let message = SecCopyErrorMessageString(status, nil) as String? ?? "status \(status)"
-                Console.error("clavis: dump-keychain: the secret of \(Self.name(of: item)) is not shown: \(message)")
+            do throws(KeychainError) {
+                shown.append((item, try Self.secret(of: item, keychain)))
+            } catch {
+                firstFailure = firstFailure ?? error
+                Console.error(
+                    "clavis: dump-keychain: the secret of \(Self.name(of: item)) is not shown: \(error.code.message)")
+                shown.append((item, nil))
             }
-            shown.append((item, secret))
         }
         if context.json {
-            Console.out(ItemFormatter.jsonText(shown.map { ItemFormatter.jsonObject($0.item, secret: $0.secret) }))
+            Console.out(
+                ItemFormatter.jsonText(.array(shown.map { ItemFormatter.jsonObject($0.item, secret: $0.secret) })))
         } else {
             for (item, secret) in shown {
                 var block = context.formatter.block(item)
-                if let secret { block += "\ndata:\n" + ItemFormatter.quotedValue(secret) }
+                if let secret { block += "\ndata:\n" + secret.withUnsafeBytes { ItemFormatter.quotedValue($0) } }
                 Console.out(block)
             }
         }
-        return firstFailure.map(ExitStatus.forStatus) ?? ExitStatus.success
+        return firstFailure.map(ExitStatus.forFailure) ?? ExitStatus.success
     }
 
     /// Reads one item's secret by its persistent reference, asking for what its access control needs.
-    private static func secret(of item: [String: Any]) -> (OSStatus, Data?) {
-        guard let reference = item[kSecValuePersistentRef as String] as? Data else { return (errSecItemNotFound, nil) }
-        let query: [String: Any] = [
-            kSecClass as String: item[kSecClass as String] ?? kSecClassGenericPassword,
-            kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
-            kSecUseOperationPrompt as String: "Show the secret of \(name(of: item))",
-        ]
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        return (status, status == errSecSuccess ? result as? Data ?? Data() : nil)
+    private static func secret(of item: Item, _ keychain: KeychainClient) throws(KeychainError) -> SecureBytes {
+        let query = ItemQuery(
+            itemClass: item.itemClass, synchronizable: .any, persistentReference: item.persistentReference,
+            limit: .one, returnsSecret: true)
+        let found = try keychain.find(
+            query, authentication: CallAuthentication(reason: "Show the secret of \(name(of: item))"))
+        guard let secret = found.first?.secret else {
+            throw KeychainError(.itemNotFound, "the item was deleted meanwhile")
+        }
+        return secret
     }
 
     /// How an item is named in a prompt or a message: its label, else its account and service (or server), each
     /// escaped for the terminal.
-    private static func name(of item: [String: Any]) -> String {
-        func quoted(_ key: CFString) -> String? {
-            (item[key as String] as? String).flatMap { $0.isEmpty ? nil : "\"\(ItemFormatter.printable($0))\"" }
+    private static func name(of item: Item) -> String {
+        func quoted(_ key: AttributeKey) -> String? {
+            item.attributes[key]?.stringValue.flatMap { $0.isEmpty ? nil : "\"\(ItemFormatter.printable($0))\"" }
         }
-        if let label = quoted(kSecAttrLabel) { return label }
-        let place = quoted(kSecAttrService) ?? quoted(kSecAttrServer) ?? "\"\""
-        return "\(quoted(kSecAttrAccount) ?? "\"\"") at \(place)"
+        if let label = quoted(.label) { return label }
+        let place = quoted(.service) ?? quoted(.server) ?? "\"\""
+        return "\(quoted(.account) ?? "\"\"") at \(place)"
     }
 }
 
@@ -102,8 +97,8 @@ struct UnlockKeychainCommand: RunnableCommand {
         do throws(KeychainError) {
             let keychain = try KeychainClient()
             guard try keychain.status().hasPasscode else { return ExitStatus.success }
-            guard let secret = passcode.read(prompt: "password to unlock keychain: ") else {
-                return context.fail("SecKeychainUnlock", errSecAuthFailed)
+            guard let secret = passcode.read(prompt: KeychainClient.unlockPrompt) else {
+                throw KeychainError(.authFailed, "no passcode was given")
             }
             try keychain.unlock(passcode: secret)
             return ExitStatus.success
@@ -174,14 +169,14 @@ struct SetKeychainPasswordCommand: RunnableCommand {
 
 /// `error CODE...`: Apple's message for each status code.
 struct ErrorCommand: RunnableCommand {
-    var codes: [OSStatus]
+    var codes: [Int32]
 
     static let descriptor = CommandDescriptor(
         name: "error", summary: "Show the meaning of keychain status codes (decimal, or hexadecimal with 0x).",
         options: [], operands: "CODE...", usesItems: false
     ) { (parsed) throws(UsageError) in
         guard !parsed.operands.isEmpty else { throw UsageError(message: "error needs at least one code") }
-        var codes: [OSStatus] = []
+        var codes: [Int32] = []
         for operand in parsed.operands {
             guard let code = parseStatus(operand) else {
                 throw UsageError(message: "'\(operand)' is not a status code")
@@ -191,18 +186,18 @@ struct ErrorCommand: RunnableCommand {
         return ErrorCommand(codes: codes)
     }
 
-    static func parseStatus(_ text: String) -> OSStatus? {
+    static func parseStatus(_ text: String) -> Int32? {
         if text.lowercased().hasPrefix("0x") {
-            return UInt32(text.dropFirst(2), radix: 16).map { OSStatus(bitPattern: $0) }
+            return UInt32(text.dropFirst(2), radix: 16).map { Int32(bitPattern: $0) }
         }
-        return OSStatus(text)
+        return Int32(text)
     }
 
     func run(_ context: CommandContext) -> Int32 {
         for code in codes {
-            let message = SecCopyErrorMessageString(code, nil) as String? ?? ""
+            let message = KeychainError.Code(rawValue: code).message
             if context.json {
-                Console.out(ItemFormatter.jsonText(["status": Int(code), "message": message]))
+                Console.out(ItemFormatter.jsonText(["status": .integer(code), "message": .string(message)]))
             } else {
                 let hex = String(UInt32(bitPattern: code), radix: 16, uppercase: true)
                 Console.out("Error: 0x\(String(repeating: "0", count: 8 - hex.count))\(hex) \(code) \(message)")

@@ -1,6 +1,6 @@
 import ClavisClient
 import ClavisCore
-import Foundation
+import FoundationEssentials
 
 /// `log`: what clavisd recorded of the operations it served for this user (root: for every user), oldest first.
 struct LogCommand: RunnableCommand {

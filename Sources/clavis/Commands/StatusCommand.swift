@@ -1,6 +1,5 @@
 import ClavisClient
 import ClavisCore
-import Security
 
 /// `status`: where the keychain is reached and why, its lock state, and who the keychain takes this process for.
 struct StatusCommand: RunnableCommand {
@@ -26,13 +25,14 @@ struct StatusCommand: RunnableCommand {
         }
         let lockout = status.passcodeLockout.map { "\(Int($0.timeIntervalSinceNow.rounded(.up))) s" }
         if context.json {
-            var object: [String: Any] = [
-                "mode": mode, "location": location, "reason": status.reason, "lockState": status.lockState.rawValue,
-                "hasPasscode": status.hasPasscode, "applicationIdentifier": status.applicationIdentifier,
-                "accessGroups": status.accessGroups,
+            var object: [String: JSONValue] = [
+                "mode": .string(mode), "location": .string(location), "reason": .string(status.reason),
+                "lockState": .string(status.lockState.rawValue), "hasPasscode": .bool(status.hasPasscode),
+                "applicationIdentifier": .string(status.applicationIdentifier),
+                "accessGroups": .array(status.accessGroups.map { .string($0) }),
             ]
-            if let lockout { object["passcodeLockout"] = lockout }
-            Console.out(ItemFormatter.jsonText(object))
+            if let lockout { object["passcodeLockout"] = .string(lockout) }
+            Console.out(ItemFormatter.jsonText(.object(object)))
         } else {
             var lines = [
                 "mode: \(mode) (\(status.reason))", "keychain: \"\(ItemFormatter.printable(location))\"",
