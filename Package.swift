@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
             linkerSettings: shippedBinaryLinking),
-        .target(name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded"]),
+        .target(name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(

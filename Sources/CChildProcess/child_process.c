@@ -9,6 +9,36 @@
 
 extern char **environ;
 
+/// The attributes of every child: an empty signal mask, default dispositions for the signals a daemon may ignore or
+/// catch.
+static void child_attributes(posix_spawnattr_t *attributes, sigset_t *empty, sigset_t *defaults) {
+    posix_spawnattr_init(attributes);
+    sigemptyset(empty);
+    sigemptyset(defaults);
+    int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
+    for (unsigned index = 0; index < sizeof reset / sizeof reset[0]; index++) sigaddset(defaults, reset[index]);
+    posix_spawnattr_setsigmask(attributes, empty);
+    posix_spawnattr_setsigdefault(attributes, defaults);
+    posix_spawnattr_setflags(attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
+
+int clavis_spawn_background(const char *path, char *const argv[], int error_fd, pid_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, error_fd, 2);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    posix_spawn_file_actions_addchdir_np(&actions, "/");
+    posix_spawnattr_t attributes;
+    sigset_t empty, defaults;
+    child_attributes(&attributes, &empty, &defaults);
+    int error = posix_spawn(pid, path, &actions, &attributes, argv, environ);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    return error;
+}
+
 int clavis_spawn(const char *path, char *const argv[], int *input, int *output, pid_t *pid) {
     int to_child[2], from_child[2];
     if (pipe2(to_child, O_CLOEXEC) != 0) return errno;
@@ -22,17 +52,13 @@ int clavis_spawn(const char *path, char *const argv[], int *input, int *output, 
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
     posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+    // No other descriptor of this process lives on in the child: one another thread has open for writing would keep
+    // its file busy (ETXTBSY for whoever then runs it) while the child runs.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     posix_spawn_file_actions_addchdir_np(&actions, "/");
     posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
     sigset_t empty, defaults;
-    sigemptyset(&empty);
-    sigemptyset(&defaults);
-    int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD};
-    for (unsigned index = 0; index < sizeof reset / sizeof reset[0]; index++) sigaddset(&defaults, reset[index]);
-    posix_spawnattr_setsigmask(&attributes, &empty);
-    posix_spawnattr_setsigdefault(&attributes, &defaults);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    child_attributes(&attributes, &empty, &defaults);
     int error = posix_spawn(pid, path, &actions, &attributes, argv, environ);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);

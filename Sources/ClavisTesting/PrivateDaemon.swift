@@ -1,3 +1,4 @@
+internal import CChildProcess
 import ClavisCore
 import Dispatch
 import Synchronization
@@ -43,15 +44,10 @@ final class PrivateDaemon: Sendable {
             executable, "--user", "--socket", socket, "--state", state, "--registry", registry, "--biometry-script",
             biometryScript,
         ]
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         var pid: pid_t = 0
         let cArguments = arguments.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
-        let spawned = posix_spawn(&pid, executable, &actions, nil, cArguments, environ)
+        let spawned = clavis_spawn_background(executable, cArguments, pipeEnds[1], &pid)
         close(pipeEnds[1])
         guard spawned == 0 else {
             close(pipeEnds[0])

@@ -18,10 +18,14 @@ struct TemporaryFolder: Sendable {
     init(prefix: String) throws(KeychainError) {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array((base + "/" + prefix + "-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        // The name is read while the buffer mkdtemp filled in is still lent out.
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
+        guard let made else {
             throw KeychainError(.io, "cannot make a temporary folder in \(base): \(String(cString: strerror(errno)))")
         }
-        path = String(cString: made)
+        path = made
     }
 
     /// The existing folder at `path`.
