@@ -68,7 +68,7 @@ public enum ServiceDirectory {
     {
         let key = EmbeddedKey(
             home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
-            biometryScript: configuration.biometryScript, clock: configuration.clock)
+            biometryScript: configuration.biometryScript)
         let entitlements = try entitlements(path: configuration.entitlementsPath)
         let keychain = try OpenKeychains.keychain(home: configuration.home, clock: configuration.clock)
         let reason =
@@ -95,12 +95,12 @@ public enum ServiceDirectory {
         let ledger: AuthenticationLedger
     }
 
-    /// What makes two embedded services' callers the same.
+    /// What makes two embedded services' callers the same. (Not the clock: one keychain folder has one clock in
+    /// practice, and the ledger keeps the clock of the configuration that first named its caller.)
     private struct EmbeddedKey: Hashable {
         let home: String
         let entitlementsPath: String?
         let biometryScript: String?
-        let clock: KeychainClock
     }
 
     /// The daemon at `path` when a socket is there and a daemon answers on it (a stale socket is passed over).
