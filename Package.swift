@@ -101,7 +101,8 @@ let package = Package(
         .executableTarget(
             name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
             linkerSettings: shippedBinaryLinking),
-        .target(name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
+        .target(
+            name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
