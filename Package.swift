@@ -72,6 +72,7 @@ let package = Package(
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "ClavisClient", targets: ["ClavisClient"]),
+        .library(name: "ClavisTesting", targets: ["ClavisTesting"]),
         .executable(name: "clavis", targets: ["clavis"]),
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
         .executable(name: "git-credential-clavis", targets: ["git-credential-clavis"]),
@@ -98,6 +99,9 @@ let package = Package(
         .executableTarget(
             name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
             linkerSettings: shippedBinaryLinking),
+        .target(
+            name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
+        .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

@@ -16,14 +16,23 @@ public enum OpenKeychains {
     ///
     /// - Parameter mapsDatabase: how a keychain opened now reads its database (see `Keychain.init`); a keychain
     ///   already open keeps its way.
-    public static func keychain(home: KeychainHome, mapsDatabase: Bool = true) throws(KeychainError) -> Keychain {
+    /// - Parameter clock: where a keychain opened now reads the time; a keychain already open keeps its clock.
+    public static func keychain(home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system)
+        throws(KeychainError) -> Keychain
+    {
         try opened.withLock { opened throws(KeychainError) in
             if let keychain = opened[home] { return keychain }
-            let keychain = try Keychain(home: home, mapsDatabase: mapsDatabase)
+            let keychain = try Keychain(home: home, mapsDatabase: mapsDatabase, clock: clock)
             if opened.isEmpty { atexit(closeOpenKeychains) }
             opened[home] = keychain
             return keychain
         }
+    }
+
+    /// Closes the keychain of `home` (once no call uses it any more): the next call opens it again, as a new process
+    /// would, before the first unlock when it has a passcode. For tests that restart the device (`ClavisTesting`).
+    public static func close(home: KeychainHome) {
+        _ = opened.withLock { $0.removeValue(forKey: home) }
     }
 
     /// The keychain in `home` if this process has it open; `nil` otherwise (nothing is opened).

@@ -274,9 +274,10 @@ public final class KeychainDaemon: Sendable {
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid), mapsDatabase: false)
+        let registry = self.registry
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",
-            authenticators: authenticators(for: peer))
+            authenticators: authenticators(for: peer), registeredGroups: { registry.current.heldAccessGroups })
     }
 
     /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked

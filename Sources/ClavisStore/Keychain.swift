@@ -16,6 +16,8 @@ public final class Keychain: Sendable {
     /// It depends only on the keybag's salt, which never changes once the keychain exists: kept from the opening, so
     /// that reading it (the daemon does, on every request) waits for no other thread's call.
     public let identity: Data
+    /// Where the passcode lockout reads the time.
+    public let clock: KeychainClock
     private let engine: Mutex<KeychainEngine>
 
     /// Opens the keychain in `home`, creating it (and its device key file) on first use.
@@ -24,21 +26,26 @@ public final class Keychain: Sendable {
     ///   `device.key`; `io` when the files cannot be reached.
     /// - Parameter mapsDatabase: read through a memory map of the database (the default, fastest); `false` keeps
     ///   the process's resident memory within SQLite's page cache, as a long-running daemon wants.
-    public convenience init(home: KeychainHome, mapsDatabase: Bool = true) throws(KeychainError) {
+    /// - Parameter clock: where the passcode lockout reads the time.
+    public convenience init(home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system)
+        throws(KeychainError)
+    {
         let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) {
             SecureRandom.secureBytes(count: DeviceKeyFile.byteCount)
         }
-        try self.init(home: home, deviceKeyProvider: deviceKey, mapsDatabase: mapsDatabase)
+        try self.init(home: home, deviceKeyProvider: deviceKey, mapsDatabase: mapsDatabase, clock: clock)
     }
 
-    /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`.
-    public init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true)
-        throws(KeychainError)
-    {
+    /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`, reading the time from `clock`.
+    public init(
+        home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
+        clock: KeychainClock = .system
+    ) throws(KeychainError) {
         self.home = home
+        self.clock = clock
         do {
             let opened = try KeychainEngine(
-                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase)
+                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase, clock: clock)
             identity = opened.keybag.identity
             engine = Mutex(opened)
         } catch {
@@ -166,6 +173,12 @@ public final class Keychain: Sendable {
     /// `delete`, returning the persistent references of the items deleted.
     public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
         try perform(writing: true) { try $0.delete(query) }
+    }
+
+    /// Deletes every item of `groups` without reading any (whatever their protection class, lock state or access
+    /// control): the items of an app removed for good. How many were deleted.
+    public func deleteAccessGroups(_ groups: [String]) throws(KeychainError) -> Int {
+        try perform(writing: true) { try $0.deleteAccessGroups(groups) }
     }
 
     /// SQLite's query plan for the lookup `query` runs: a diagnostic showing which index serves it.
