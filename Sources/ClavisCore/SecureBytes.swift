@@ -33,8 +33,9 @@ public final class SecureBytes: @unchecked Sendable {  // immutable after init, 
     public convenience init(_ bytes: some Collection<UInt8>) {
         let count = bytes.count
         self.init(count: count) { buffer in
-            let copied = bytes.withContiguousStorageIfAvailable { source in
+            let copied = bytes.withContiguousStorageIfAvailable { source -> Bool in
                 if count > 0 { buffer.copyMemory(from: UnsafeRawBufferPointer(source)) }
+                return true
             }
             if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
         }
