@@ -1,4 +1,4 @@
-public import ClavisAuthentication
+import ClavisAuthentication
 public import ClavisCore
 import ClavisCrypto
 public import ClavisIdentity
