@@ -5,12 +5,15 @@ import Synchronization
 /// the passcode lockout. The system's clock by default; a test moves an adjustable one forward (`advance(by:)`)
 /// rather than sleeping through a window or a lockout.
 ///
-/// An adjustable clock runs with the system's, ahead by the sum of its advances; copies share the advances. Two
-/// clocks are equal when they are the same clock.
+/// An adjustable clock stands still at the moment it was made, and moves only by its advances, so that a test's
+/// windows do not run out while a busy machine is slow; copies share the advances. Two clocks are equal when they
+/// are the same clock.
 public struct KeychainClock: Sendable, Hashable {
-    /// How far an adjustable clock is ahead; shared by its copies.
+    /// When an adjustable clock was made, and how far it has been advanced since; shared by its copies.
     private final class Lead: Sendable {
         let duration = Mutex<Duration>(.zero)
+        let startInstant = ContinuousClock.now
+        let startDate = Date()
     }
 
     private let lead: Lead?
@@ -18,21 +21,25 @@ public struct KeychainClock: Sendable, Hashable {
     /// The system's clock.
     public static let system = KeychainClock(lead: nil)
 
-    /// A new clock that runs with the system's until `advance(by:)` moves it ahead.
+    /// A new clock that stands still at the present moment until `advance(by:)` moves it ahead.
     public static func adjustable() -> KeychainClock { KeychainClock(lead: Lead()) }
 
     private init(lead: Lead?) { self.lead = lead }
 
-    /// How far this clock is ahead of the system's.
+    /// How far an adjustable clock has been advanced (zero for the system's).
     public var offset: Duration { lead?.duration.withLock { $0 } ?? .zero }
 
     /// The monotonic time now, for reuse windows.
-    public var now: ContinuousClock.Instant { .now + offset }
+    public var now: ContinuousClock.Instant {
+        guard let lead else { return .now }
+        return lead.startInstant + offset
+    }
 
     /// The calendar time now, for lockouts stored in the keychain.
     public var date: Date {
+        guard let lead else { return Date() }
         let (seconds, attoseconds) = offset.components
-        return Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        return lead.startDate.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// Moves an adjustable clock ahead by `duration` (not negative): what would have happened meanwhile happens.
