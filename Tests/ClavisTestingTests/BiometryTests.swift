@@ -56,7 +56,7 @@ import Testing
             #expect(try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read"))
             try keychain.scheduleBiometricChecks([], thenAlways: .cancel)
 
-            // Half the window (the rest leaves room for a busy machine's own seconds), then past its end.
+            // Half the window (the kit's clock stands still between advances), then past its end.
             keychain.advanceClock(by: .seconds(30))
             #expect(read(account: "bio", context: context, prompting: false) == (errSecSuccess, "s"))
             keychain.advanceClock(by: .seconds(31))

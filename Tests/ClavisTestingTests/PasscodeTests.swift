@@ -58,7 +58,7 @@ import Testing
             let refused = #expect(throws: (any Error).self) { try keychain.unlock(passcode: "1234") }
             #expect(String(describing: refused).contains("locked out"))
 
-            // Half the minute's lockout (the rest leaves room for a busy machine's own seconds), then past its end.
+            // Half the minute's lockout (the kit's clock stands still between advances), then past its end.
             keychain.advanceClock(by: .seconds(30))
             #expect(throws: (any Error).self) { try keychain.unlock(passcode: "1234") }
             keychain.advanceClock(by: .seconds(31))
