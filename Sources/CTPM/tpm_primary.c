@@ -1,0 +1,41 @@
+// The storage primary key: made again from a fixed template under the owner hierarchy whenever it is needed.
+#include "tpm_internal.h"
+
+uint32_t clavis_tpm_create_primary(clavis_tpm *tpm, uint32_t *primary) {
+    // The TCG's ECC P-256 storage key template (as tpm2-tools' "ecc" primary): a deterministic function of the
+    // owner seed, so nothing needs to be stored or persisted in the TPM.
+    TPM2B_PUBLIC template = {
+        .publicArea = {
+            .type = TPM2_ALG_ECC,
+            .nameAlg = TPM2_ALG_SHA256,
+            .objectAttributes = TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_FIXEDTPM |
+                TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_USERWITHAUTH |
+                TPMA_OBJECT_NODA,
+            .parameters.eccDetail = {
+                .symmetric = {.algorithm = TPM2_ALG_AES, .keyBits.aes = 128, .mode.aes = TPM2_ALG_CFB},
+                .scheme = {.scheme = TPM2_ALG_NULL},
+                .curveID = TPM2_ECC_NIST_P256,
+                .kdf = {.scheme = TPM2_ALG_NULL},
+            },
+        },
+    };
+    TPM2B_SENSITIVE_CREATE sensitive = {0};
+    TPM2B_DATA outside = {0};
+    TPML_PCR_SELECTION creation = {0};
+    TPM2B_PUBLIC *created_public = NULL;
+    TPM2B_CREATION_DATA *creation_data = NULL;
+    TPM2B_DIGEST *creation_hash = NULL;
+    TPMT_TK_CREATION *creation_ticket = NULL;
+    TSS2_RC rc = Esys_CreatePrimary(
+        tpm->esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &sensitive, &template, &outside,
+        &creation, primary, &created_public, &creation_data, &creation_hash, &creation_ticket);
+    Esys_Free(created_public);
+    Esys_Free(creation_data);
+    Esys_Free(creation_hash);
+    Esys_Free(creation_ticket);
+    return rc;
+}
+
+void clavis_tpm_flush(clavis_tpm *tpm, uint32_t handle) {
+    if (handle != ESYS_TR_NONE) Esys_FlushContext(tpm->esys, handle);
+}
