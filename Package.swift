@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
-        .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+        .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto"]),
         .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket"]),
         .target(

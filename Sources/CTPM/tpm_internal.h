@@ -11,6 +11,23 @@ struct clavis_tpm {
     ESYS_CONTEXT *esys;
 };
 
+/// What TPM2_Create and TPM2_CreatePrimary answer beside the object itself; Clavis keeps none of it.
+typedef struct {
+    TPM2B_PUBLIC *public_area;
+    TPM2B_CREATION_DATA *data;
+    TPM2B_DIGEST *hash;
+    TPMT_TK_CREATION *ticket;
+} clavis_tpm_creation;
+
+/// Frees what a creation answered.
+void clavis_tpm_creation_free(clavis_tpm_creation *creation);
+
+/// Creates an object from `template` and `sensitive` below `primary`, through a session that encrypts `sensitive`
+/// on its way, and writes its marshalled public and private areas (CLAVIS_TPM_BLOB_CAPACITY bytes each).
+TSS2_RC clavis_tpm_create_object(
+    clavis_tpm *tpm, uint32_t primary, const TPM2B_SENSITIVE_CREATE *sensitive, const TPM2B_PUBLIC *template,
+    uint8_t *public_area, size_t *public_length, uint8_t *private_area, size_t *private_length);
+
 /// The SHA-256 bank's PCRs set in `mask` (bit n for PCR n), as one TPML_PCR_SELECTION.
 TPML_PCR_SELECTION clavis_tpm_pcr_selection(uint32_t mask);
 

@@ -22,17 +22,11 @@ uint32_t clavis_tpm_create_primary(clavis_tpm *tpm, uint32_t *primary) {
     TPM2B_SENSITIVE_CREATE sensitive = {0};
     TPM2B_DATA outside = {0};
     TPML_PCR_SELECTION creation = {0};
-    TPM2B_PUBLIC *created_public = NULL;
-    TPM2B_CREATION_DATA *creation_data = NULL;
-    TPM2B_DIGEST *creation_hash = NULL;
-    TPMT_TK_CREATION *creation_ticket = NULL;
+    clavis_tpm_creation created = {0};
     TSS2_RC rc = Esys_CreatePrimary(
         tpm->esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &sensitive, &template, &outside,
-        &creation, primary, &created_public, &creation_data, &creation_hash, &creation_ticket);
-    Esys_Free(created_public);
-    Esys_Free(creation_data);
-    Esys_Free(creation_hash);
-    Esys_Free(creation_ticket);
+        &creation, primary, &created.public_area, &created.data, &created.hash, &created.ticket);
+    clavis_tpm_creation_free(&created);
     return rc;
 }
 

@@ -1,7 +1,6 @@
 // Sealing a short secret to this TPM, optionally under a policy on PCR values.
 #include "tpm_internal.h"
 #include <string.h>
-#include <tss2/tss2_mu.h>
 
 /// The policy digest of "these PCRs hold their current values" (TPM2_PolicyPCR in a trial session).
 static TSS2_RC pcr_policy_digest(clavis_tpm *tpm, uint32_t mask, TPM2B_DIGEST *policy) {
@@ -43,38 +42,11 @@ uint32_t clavis_tpm_seal(
         rc = pcr_policy_digest(tpm, pcr_mask, &template.publicArea.authPolicy);
         if (rc != TSS2_RC_SUCCESS) return rc;
     }
-    ESYS_TR session = ESYS_TR_NONE;
-    rc = clavis_tpm_start_session(tpm, primary, 0, &session);
-    if (rc != TSS2_RC_SUCCESS) return rc;
     TPM2B_SENSITIVE_CREATE sensitive = {0};
     sensitive.sensitive.data.size = (UINT16)length;
     memcpy(sensitive.sensitive.data.buffer, secret, length);
-    TPM2B_DATA outside = {0};
-    TPML_PCR_SELECTION creation = {0};
-    TPM2B_PRIVATE *created_private = NULL;
-    TPM2B_PUBLIC *created_public = NULL;
-    TPM2B_CREATION_DATA *creation_data = NULL;
-    TPM2B_DIGEST *creation_hash = NULL;
-    TPMT_TK_CREATION *creation_ticket = NULL;
-    rc = Esys_Create(
-        tpm->esys, primary, session, ESYS_TR_NONE, ESYS_TR_NONE, &sensitive, &template, &outside, &creation,
-        &created_private, &created_public, &creation_data, &creation_hash, &creation_ticket);
+    rc = clavis_tpm_create_object(
+        tpm, primary, &sensitive, &template, public_area, public_length, private_area, private_length);
     memset(&sensitive, 0, sizeof sensitive);
-    Esys_FlushContext(tpm->esys, session);
-    size_t offset = 0;
-    if (rc == TSS2_RC_SUCCESS) {
-        rc = Tss2_MU_TPM2B_PUBLIC_Marshal(created_public, public_area, CLAVIS_TPM_BLOB_CAPACITY, &offset);
-        *public_length = offset;
-    }
-    offset = 0;
-    if (rc == TSS2_RC_SUCCESS) {
-        rc = Tss2_MU_TPM2B_PRIVATE_Marshal(created_private, private_area, CLAVIS_TPM_BLOB_CAPACITY, &offset);
-        *private_length = offset;
-    }
-    Esys_Free(created_private);
-    Esys_Free(created_public);
-    Esys_Free(creation_data);
-    Esys_Free(creation_hash);
-    Esys_Free(creation_ticket);
     return rc;
 }

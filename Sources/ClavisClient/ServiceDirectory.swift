@@ -69,7 +69,8 @@ public enum ServiceDirectory {
             home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
             biometryScript: configuration.biometryScript)
         let entitlements = try entitlements(path: configuration.entitlementsPath)
-        let keychain = try OpenKeychains.keychain(home: configuration.home)
+        let keychain = try OpenKeychains.keychain(
+            home: configuration.home, deviceKeyOptions: try configuration.deviceKeyOptions())
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")

@@ -104,6 +104,8 @@ extension ByteWriter {
         uint32(UInt32(value.accessGroups.count))
         for group in value.accessGroups { string(group) }
         bool(value.hasTrustedPrompt)
+        // Last, so that a client reading an older daemon's status (which ends before it) takes the file binding.
+        string(value.deviceKey.rawValue)
     }
 }
 
@@ -222,9 +224,17 @@ extension ByteReader {
         let count = try uint32()
         var groups: [String] = []
         for _ in 0..<count { groups.append(try string()) }
+        let hasTrustedPrompt = try bool()
+        var deviceKey = DeviceKeyBinding.file
+        if !isAtEnd {
+            guard let binding = DeviceKeyBinding(rawValue: try string()) else {
+                throw malformed("an unknown device-key binding")
+            }
+            deviceKey = binding
+        }
         return KeychainStatus(
             location: location, reason: reason, lockState: lockState, hasPasscode: hasPasscode,
             passcodeLockout: lockout, applicationIdentifier: identifier, accessGroups: groups,
-            hasTrustedPrompt: try bool())
+            hasTrustedPrompt: hasTrustedPrompt, deviceKey: deviceKey)
     }
 }

@@ -16,19 +16,24 @@ public final class Keychain: Sendable {
     /// It depends only on the keybag's salt, which never changes once the keychain exists: kept from the opening, so
     /// that reading it (the daemon does, on every request) waits for no other thread's call.
     public let identity: Data
+    /// What the device key is bound to: a file, or a TPM.
+    public let deviceKeyBinding: DeviceKeyBinding
     private let engine: Mutex<KeychainEngine>
 
-    /// Opens the keychain in `home`, creating it (and its device key file) on first use.
+    /// Opens the keychain in `home`, creating it (and its device key) on first use.
     ///
-    /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, or a missing, malformed or foreign
-    ///   `device.key`; `io` when the files cannot be reached.
+    /// An existing keychain's device key is the one its folder holds: `device.tpm`, unsealed by the TPM that
+    /// `deviceKeyOptions.tcti` reaches, or `device.key`. A new keychain's is bound as `deviceKeyOptions` asks.
+    /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, a missing, malformed or foreign device
+    ///   key, or a sealed one this TPM cannot unseal (another TPM sealed it, or its PCRs changed; the reason says
+    ///   which); `notAvailable` when the TPM cannot be reached; `io` when the files cannot be reached.
     /// - Parameter mapsDatabase: read through a memory map of the database (the default, fastest); `false` keeps
     ///   the process's resident memory within SQLite's page cache, as a long-running daemon wants.
-    public convenience init(home: KeychainHome, mapsDatabase: Bool = true) throws(KeychainError) {
-        let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) {
-            SecureRandom.secureBytes(count: DeviceKeyFile.byteCount)
-        }
-        try self.init(home: home, deviceKeyProvider: deviceKey, mapsDatabase: mapsDatabase)
+    public convenience init(
+        home: KeychainHome, deviceKeyOptions: DeviceKeyOptions = .file, mapsDatabase: Bool = true
+    ) throws(KeychainError) {
+        let (provider, _) = try DeviceKeySelection.provider(for: home, options: deviceKeyOptions)
+        try self.init(home: home, deviceKeyProvider: provider, mapsDatabase: mapsDatabase)
     }
 
     /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`.
@@ -36,6 +41,7 @@ public final class Keychain: Sendable {
         throws(KeychainError)
     {
         self.home = home
+        deviceKeyBinding = deviceKeyProvider.binding
         do {
             let opened = try KeychainEngine(
                 home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase)

@@ -68,7 +68,8 @@ final class KeychainEngine {
                 lockState = .unlocked
             }
         } catch let error as KeychainError where error.code == .authFailed {
-            throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
+            let path = deviceKeyProvider.binding == .tpm ? home.sealedDeviceKeyPath : home.deviceKeyPath
+            throw KeychainError(.invalidKeychain, "device key \(path) does not belong to this keychain")
         }
     }
 
