@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
-        .testTarget(name: "ClavisTPMTests", dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore"]),
+        .testTarget(name: "ClavisTPMTests", dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
         .testTarget(name: "ClavisServerTests", dependencies: ["ClavisServer", "ClavisCore"]),
         .testTarget(name: "ClavisIdentityTests", dependencies: ["ClavisIdentity", "ClavisCore"]),

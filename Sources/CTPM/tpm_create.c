@@ -1,4 +1,4 @@
-// Creating an object below the primary key, and freeing what creations answer.
+// Creating an object below the primary key, freeing what creations answer, and reading an object back.
 #include "tpm_internal.h"
 #include <tss2/tss2_mu.h>
 
@@ -35,5 +35,18 @@ TSS2_RC clavis_tpm_create_object(
     }
     Esys_Free(created_private);
     clavis_tpm_creation_free(&creation);
+    return rc;
+}
+
+TSS2_RC clavis_tpm_read_areas(
+    const uint8_t *public_area, size_t public_length, const uint8_t *private_area, size_t private_length,
+    TPM2B_PUBLIC *object_public, TPM2B_PRIVATE *object_private) {
+    size_t offset = 0;
+    TSS2_RC rc = Tss2_MU_TPM2B_PUBLIC_Unmarshal(public_area, public_length, &offset, object_public);
+    if (rc == TSS2_RC_SUCCESS && offset != public_length) rc = TSS2_MU_RC_BAD_SIZE;
+    if (rc != TSS2_RC_SUCCESS || object_private == NULL) return rc;
+    offset = 0;
+    rc = Tss2_MU_TPM2B_PRIVATE_Unmarshal(private_area, private_length, &offset, object_private);
+    if (rc == TSS2_RC_SUCCESS && offset != private_length) rc = TSS2_MU_RC_BAD_SIZE;
     return rc;
 }

@@ -28,6 +28,15 @@ TSS2_RC clavis_tpm_create_object(
     clavis_tpm *tpm, uint32_t primary, const TPM2B_SENSITIVE_CREATE *sensitive, const TPM2B_PUBLIC *template,
     uint8_t *public_area, size_t *public_length, uint8_t *private_area, size_t *private_length);
 
+/// Reads marshalled public and private areas, refusing trailing bytes.
+TSS2_RC clavis_tpm_read_areas(
+    const uint8_t *public_area, size_t public_length, const uint8_t *private_area, size_t private_length,
+    TPM2B_PUBLIC *object_public, TPM2B_PRIVATE *object_private);
+
+/// The template of a P-256 key made in the TPM (sensitiveDataOrigin, fixedTPM, fixedParent, userWithAuth, noDA, no
+/// fixed scheme) with the other `attributes` and the `symmetric` algorithm a storage key needs (TPM2_ALG_NULL else).
+TPM2B_PUBLIC clavis_tpm_p256_template(TPMA_OBJECT attributes, TPMT_SYM_DEF_OBJECT symmetric);
+
 /// The SHA-256 bank's PCRs set in `mask` (bit n for PCR n), as one TPML_PCR_SELECTION.
 TPML_PCR_SELECTION clavis_tpm_pcr_selection(uint32_t mask);
 

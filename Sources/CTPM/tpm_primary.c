@@ -4,21 +4,8 @@
 uint32_t clavis_tpm_create_primary(clavis_tpm *tpm, uint32_t *primary) {
     // The TCG's ECC P-256 storage key template (as tpm2-tools' "ecc" primary): a deterministic function of the
     // owner seed, so nothing needs to be stored or persisted in the TPM.
-    TPM2B_PUBLIC template = {
-        .publicArea = {
-            .type = TPM2_ALG_ECC,
-            .nameAlg = TPM2_ALG_SHA256,
-            .objectAttributes = TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_FIXEDTPM |
-                TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_USERWITHAUTH |
-                TPMA_OBJECT_NODA,
-            .parameters.eccDetail = {
-                .symmetric = {.algorithm = TPM2_ALG_AES, .keyBits.aes = 128, .mode.aes = TPM2_ALG_CFB},
-                .scheme = {.scheme = TPM2_ALG_NULL},
-                .curveID = TPM2_ECC_NIST_P256,
-                .kdf = {.scheme = TPM2_ALG_NULL},
-            },
-        },
-    };
+    TPMT_SYM_DEF_OBJECT aes = {.algorithm = TPM2_ALG_AES, .keyBits.aes = 128, .mode.aes = TPM2_ALG_CFB};
+    TPM2B_PUBLIC template = clavis_tpm_p256_template(TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT, aes);
     TPM2B_SENSITIVE_CREATE sensitive = {0};
     TPM2B_DATA outside = {0};
     TPML_PCR_SELECTION creation = {0};

@@ -1,7 +1,6 @@
 // Loading a sealed object under the primary key and unsealing it, through a PCR policy when it has one.
 #include "tpm_internal.h"
 #include <string.h>
-#include <tss2/tss2_mu.h>
 
 /// A session that authorizes the unseal: a policy session satisfied by the PCRs' current values, or an HMAC
 /// session; either salted by the primary so that the secret comes back encrypted.
@@ -25,12 +24,8 @@ uint32_t clavis_tpm_unseal(
     if (!clavis_tpm_pcr_mask_is_valid(pcr_mask)) return CLAVIS_TPM_RC_BAD_ARGUMENT;
     TPM2B_PUBLIC sealed_public = {0};
     TPM2B_PRIVATE sealed_private = {0};
-    size_t offset = 0;
-    TSS2_RC rc = Tss2_MU_TPM2B_PUBLIC_Unmarshal(public_area, public_length, &offset, &sealed_public);
-    if (rc == TSS2_RC_SUCCESS && offset != public_length) rc = TSS2_MU_RC_BAD_SIZE;
-    offset = 0;
-    if (rc == TSS2_RC_SUCCESS) rc = Tss2_MU_TPM2B_PRIVATE_Unmarshal(private_area, private_length, &offset, &sealed_private);
-    if (rc == TSS2_RC_SUCCESS && offset != private_length) rc = TSS2_MU_RC_BAD_SIZE;
+    TSS2_RC rc = clavis_tpm_read_areas(
+        public_area, public_length, private_area, private_length, &sealed_public, &sealed_private);
     if (rc != TSS2_RC_SUCCESS) return rc;
     *stage = CLAVIS_TPM_STAGE_LOAD;
     ESYS_TR item = ESYS_TR_NONE;

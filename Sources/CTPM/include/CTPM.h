@@ -72,6 +72,29 @@ enum {
 /// Extends SHA-256 PCR `index` (0 to 23) with the 32-byte `digest`, with the platform's empty authorization.
 uint32_t clavis_tpm_extend_pcr(clavis_tpm *tpm, uint32_t index, const uint8_t *digest);
 
+/// Creates a P-256 key inside the TPM below `primary` (fixedTPM, fixedParent, sensitiveDataOrigin: the private
+/// scalar is generated there and leaves it only encrypted under the primary), usable for ECDSA and ECDH. Writes its
+/// marshalled public and private areas (CLAVIS_TPM_BLOB_CAPACITY bytes each) and their lengths.
+uint32_t clavis_tpm_create_p256_key(
+    clavis_tpm *tpm, uint32_t primary, uint8_t *public_area, size_t *public_length, uint8_t *private_area,
+    size_t *private_length);
+
+/// The public point of a marshalled P-256 key's public area as `04 || X || Y` (65 bytes); no TPM is needed.
+uint32_t clavis_tpm_p256_public_point(const uint8_t *public_area, size_t public_length, uint8_t *point);
+
+/// Loads a P-256 key (its marshalled areas) below `primary` and signs the 32-byte SHA-256 `digest` with ECDSA in
+/// the TPM. Writes `r || s` (64 bytes, each left-padded to 32).
+uint32_t clavis_tpm_p256_sign(
+    clavis_tpm *tpm, uint32_t primary, const uint8_t *public_area, size_t public_length, const uint8_t *private_area,
+    size_t private_length, const uint8_t *digest, uint8_t *signature);
+
+/// Loads a P-256 key below `primary` and multiplies the peer's point (`04 || X || Y`, 65 bytes) by its private
+/// scalar in the TPM (TPM2_ECDH_ZGen); writes the shared X coordinate (32 bytes), returned through an encrypted
+/// session.
+uint32_t clavis_tpm_p256_agree(
+    clavis_tpm *tpm, uint32_t primary, const uint8_t *public_area, size_t public_length, const uint8_t *private_area,
+    size_t private_length, const uint8_t *peer_point, uint8_t *shared);
+
 /// A response code of Clavis's own (TSS layer 12, unused by tpm2-tss) for arguments out of range.
 #define CLAVIS_TPM_RC_BAD_ARGUMENT 0x000C0001u
 
