@@ -53,12 +53,13 @@ let package = Package(
             linkerSettings: shippedBinaryLinking),
         .target(
             name: "ClavisEmbedded",
-            dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication"]),
+            dependencies: [
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication", "ClavisTPM",
+            ]),
         .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
-        .testTarget(name: "ClavisTPMTests", dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
         .testTarget(name: "ClavisServerTests", dependencies: ["ClavisServer", "ClavisCore"]),
         .testTarget(name: "ClavisIdentityTests", dependencies: ["ClavisIdentity", "ClavisCore"]),
@@ -98,6 +99,9 @@ let package = Package(
             ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
+        .testTarget(
+            name: "ClavisTPMTests",
+            dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

@@ -18,6 +18,9 @@ public final class Keychain: Sendable {
     public let identity: Data
     /// What the device key is bound to: a file, or a TPM.
     public let deviceKeyBinding: DeviceKeyBinding
+    /// The TCTI of the TPM the device key is sealed to, or `nil` for a keychain bound to a file: where the keys the
+    /// service holds for this keychain (`kSecAttrTokenIDSecureEnclave`) are created and used.
+    public let tpmTCTI: String?
     private let engine: Mutex<KeychainEngine>
 
     /// Opens the keychain in `home`, creating it (and its device key) on first use.
@@ -42,6 +45,7 @@ public final class Keychain: Sendable {
     {
         self.home = home
         deviceKeyBinding = deviceKeyProvider.binding
+        tpmTCTI = (deviceKeyProvider as? TPMDeviceKey)?.tcti
         do {
             let opened = try KeychainEngine(
                 home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase)
