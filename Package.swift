@@ -56,7 +56,8 @@ let package = Package(
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication", "ClavisTPM",
             ]),
-        .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
+        .executableTarget(
+            name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
