@@ -192,7 +192,11 @@ public final class Keychain: Sendable {
             return try engine.withLock { engine in
                 do {
                     if writing { try engine.reopenForWritingIfRefused() }
-                    return try body(engine)
+                    let result = try body(engine)
+                    if writing, engine.writeRefusal == nil {
+                        try engine.rollbackCounter?.recordWrite(engine.connection)
+                    }
+                    return result
                 } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
                     // Name the folder and say why: a write on a full (or read-only) file system.
                     throw engine.writeRefusal ?? KeychainEngine.writeRefusal(error, home: home)

@@ -49,16 +49,19 @@ func printTPMRows() throws {
     for measurement in try TPMWorkloads.run(tcti: tpmTCTI, operations: tpmOperations) { print(measurement.row) }
 }
 
-if arguments.first == "tpm" {
+/// Prints the header and the rows `printRows` prints, then exits: 0, or 1 with the error.
+func printOnly(_ printRows: () throws -> Void) -> Never {
     do {
         print(Measurement.header)
-        try printTPMRows()
+        try printRows()
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
         exit(1)
     }
 }
+
+if arguments.first == "tpm" { printOnly(printTPMRows) }
 
 #if os(Linux)
     /// The SecKey rows and OpenSSL's own figures for the same operations.
@@ -68,16 +71,7 @@ if arguments.first == "tpm" {
         print(KeyWorkloads.openSSLSpeed())
     }
 
-    if arguments.first == "keys" {
-        do {
-            print(Measurement.header)
-            try printKeyRows()
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
-            exit(1)
-        }
-    }
+    if arguments.first == "keys" { printOnly(printKeyRows) }
     if arguments.first == "cli-worker" {
         guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
             FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))

@@ -95,6 +95,17 @@ uint32_t clavis_tpm_p256_agree(
     clavis_tpm *tpm, uint32_t primary, const uint8_t *public_area, size_t public_length, const uint8_t *private_area,
     size_t private_length, const uint8_t *peer_point, uint8_t *shared);
 
+/// Defines a monotonic counter at NV index `index` (in the owner's range 0x01800000 to 0x01BFFFFF; empty
+/// authorization, no dictionary-attack protection) and increments it once, as a counter must be before it is read.
+/// Returns TPM_RC_NV_DEFINED when the index is taken.
+uint32_t clavis_tpm_counter_define(clavis_tpm *tpm, uint32_t index);
+
+/// Reads the counter at NV index `index`.
+uint32_t clavis_tpm_counter_read(clavis_tpm *tpm, uint32_t index, uint64_t *value);
+
+/// Increments the counter at NV index `index` by one.
+uint32_t clavis_tpm_counter_increment(clavis_tpm *tpm, uint32_t index);
+
 /// A response code of Clavis's own (TSS layer 12, unused by tpm2-tss) for arguments out of range.
 #define CLAVIS_TPM_RC_BAD_ARGUMENT 0x000C0001u
 

@@ -37,6 +37,8 @@ final class KeychainEngine {
     private let home: KeychainHome
     /// Whether reads go through a memory map of the database (see `configureReads`).
     private let mapsDatabase: Bool
+    /// The TPM's anti-rollback counter, for a keychain bound to a TPM.
+    private(set) var rollbackCounter: RollbackCounter?
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
 
@@ -70,6 +72,10 @@ final class KeychainEngine {
         } catch let error as KeychainError where error.code == .authFailed {
             let path = deviceKeyProvider.binding == .tpm ? home.sealedDeviceKeyPath : home.deviceKeyPath
             throw KeychainError(.invalidKeychain, "device key \(path) does not belong to this keychain")
+        }
+        if let sealed = deviceKeyProvider as? TPMDeviceKey {
+            rollbackCounter = try RollbackCounter(
+                connection: connection, tcti: sealed.tcti, deviceKey: deviceKey, writable: writeRefusal == nil)
         }
     }
 
