@@ -23,11 +23,52 @@ struct StatusCommandTests {
         #expect(later.contains("device key: tpm"))
     }
 
+    @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
+    func daemonCreatesKeychainsBoundToTheTPMItIsGiven() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let socket = folder.path + "/clavisd.sock"
+        let registry = folder.path + "/apps.d"
+        try FileManager.default.createDirectory(atPath: registry, withIntermediateDirectories: true)
+        let daemon = Process()
+        daemon.executableURL = Self.binary("clavisd")
+        daemon.arguments = [
+            "--user", "--socket", socket, "--state", folder.home.path, "--registry", registry, "--device-key", "tpm",
+        ]
+        daemon.environment = ["CLAVIS_TPM_TCTI": tpm.tcti, "HOME": folder.path, "PATH": "/usr/bin:/bin"]
+        let log = Pipe()
+        daemon.standardError = log
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            daemon.terminate()
+            daemon.waitUntilExit()
+        }
+        // clavisd says "listening on" once its socket accepts connections.
+        var said = ""
+        while !said.contains("listening on") {
+            let chunk = log.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(said.contains("listening on"), "clavisd did not start: \(said)")
+        let output = try clavisStatus(home: folder.path + "/unused", ["CLAVIS_SOCKET": socket])
+        #expect(output.contains("mode: daemon"))
+        #expect(output.contains("device key: tpm"))
+        #expect(FileManager.default.fileExists(atPath: folder.home.sealedDeviceKeyPath))
+    }
+
     @Test func badDeviceKeySettingFailsWithItsName() throws {
         let folder = try TemporaryFolder()
         let process = try runClavis(["status"], home: folder.home.path, ["CLAVIS_DEVICE_KEY": "hsm"])
         #expect(process.status != 0)
         #expect(process.error.contains("\"hsm\" is neither tpm nor file"))
+    }
+
+    /// The executable `name` of this package, built beside this test bundle.
+    private static func binary(_ name: String) -> URL {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name)
     }
 
     /// The standard output of a successful `clavis status`.
