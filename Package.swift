@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ClavisStore", targets: ["ClavisStore"]),
         .executable(name: "clavis-bench", targets: ["clavis-bench"]),
         .executable(name: "clavisd", targets: ["clavisd"]),
+        .library(name: "pam_clavis", type: .dynamic, targets: ["PAMClavis"]),
     ],
     targets: [
         .systemLibrary(
@@ -30,6 +31,9 @@ let package = Package(
         .target(name: "CChildProcess"),
         .target(name: "CFprintd"),
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
+        // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
+        .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
         .target(
@@ -46,7 +50,7 @@ let package = Package(
             name: "ClavisServer",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
-                "ClavisAuthentication", "CJournal",
+                "ClavisAuthentication", "CJournal", "CLogind",
             ]),
         .executableTarget(
             name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"],
@@ -76,8 +80,10 @@ let package = Package(
         .library(name: "Security", targets: ["Security"]),
         .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
         .library(name: "ClavisClient", targets: ["ClavisClient"]),
+        .library(name: "ClavisTesting", targets: ["ClavisTesting"]),
         .executable(name: "clavis", targets: ["clavis"]),
         .executable(name: "clavis-fuzz", targets: ["clavis-fuzz"]),
+        .executable(name: "git-credential-clavis", targets: ["git-credential-clavis"]),
     ]
     package.targets += [
         .target(
@@ -85,8 +91,8 @@ let package = Package(
         .target(
             name: "ClavisClient",
             dependencies: [
-                "ClavisCore", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisAuthentication",
-                "CProcessHardening",
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC",
+                "ClavisAuthentication", "CProcessHardening",
             ]),
         .target(
             name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
@@ -95,11 +101,15 @@ let package = Package(
             dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
-            dependencies: [
-                "Security", "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto",
-            ],
+            dependencies: ["ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto"],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
+        .executableTarget(
+            name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
+            linkerSettings: shippedBinaryLinking),
+        .target(
+            name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
+        .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(
             name: "ClavisTPMTests",
             dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient"]),

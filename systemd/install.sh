@@ -10,6 +10,7 @@ if [ "${1:-}" = --user ]; then
     units="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
     mkdir -p "$HOME/.local/bin" "$units"
     install -m 0755 "$binary" "$HOME/.local/bin/clavisd"
+    install -m 0755 .build/release/git-credential-clavis "$HOME/.local/bin/git-credential-clavis"
     sed "s|/usr/local/bin/clavisd|$HOME/.local/bin/clavisd|" systemd/user/clavisd.service > "$units/clavisd.service"
     install -m 0644 systemd/user/clavisd.socket "$units/clavisd.socket"
     systemctl --user daemon-reload
@@ -17,6 +18,9 @@ if [ "${1:-}" = --user ]; then
 else
     install -m 0755 "$binary" /usr/local/bin/clavisd
     install -m 0755 .build/release/clavis /usr/local/bin/clavis
+    install -m 0755 .build/release/git-credential-clavis /usr/local/bin/git-credential-clavis
+    pam=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/security
+    install -d "$pam" && install -m 0644 .build/release/libpam_clavis.so "$pam/pam_clavis.so"
     install -m 0644 systemd/clavis.sysusers /usr/lib/sysusers.d/clavis.conf
     systemd-sysusers /usr/lib/sysusers.d/clavis.conf
     install -d -m 0755 -o root -g root /etc/clavis/apps.d

@@ -17,6 +17,8 @@ public final class AuthenticationSession: Sendable {
     public let id: AuthenticationSessionID
     /// The authenticators this session uses.
     public let authenticators: Authenticators
+    /// Where the session reads the time for its reuse window.
+    public let clock: KeychainClock
     private let state = Mutex(State())
 
     /// How long credentials stay fresh when `reuseDuration` is 0: 10 seconds, enough for the keychain calls that
@@ -25,10 +27,12 @@ public final class AuthenticationSession: Sendable {
     /// The longest reuse window, Apple's `LATouchIDAuthenticationMaximumAllowableReuseDuration`.
     public static let maximumReuseWindow: Double = 300
 
-    /// A session named `id` using `authenticators`.
-    public init(id: AuthenticationSessionID = .random(), authenticators: Authenticators) {
+    /// A session named `id` using `authenticators`, timing its reuse window by `clock`.
+    public init(id: AuthenticationSessionID = .random(), authenticators: Authenticators, clock: KeychainClock = .system)
+    {
         self.id = id
         self.authenticators = authenticators
+        self.clock = clock
     }
 
     /// What the session can be asked to evaluate (Apple's `LAPolicy`, by meaning).
@@ -111,9 +115,9 @@ public final class AuthenticationSession: Sendable {
     /// lasts the reuse window.
     public var credentials: Credentials? {
         let window = reuseWindow
+        let now = clock.now
         return state.withLock { state -> Credentials? in
             guard !state.invalidated else { return nil }
-            let now = ContinuousClock.now
             let passcode = state.passcodeAt.map { now - $0 <= window } ?? false
             let biometry = state.biometryAt.map { now - $0 <= window } ?? false
             let typedIsFresh = state.typedApplicationPasswordAt.map { now - $0 <= window } ?? false
@@ -275,7 +279,7 @@ public final class AuthenticationSession: Sendable {
         }
         state.withLock { state in
             state.typedApplicationPassword = password
-            state.typedApplicationPasswordAt = .now
+            state.typedApplicationPasswordAt = clock.now
         }
     }
 
@@ -355,7 +359,7 @@ public final class AuthenticationSession: Sendable {
     private func scanBiometry(reason: String) throws(AuthenticationFailure) {
         let enrolment = try authenticators.sensor.verify(reason: reason)
         state.withLock { state in
-            state.biometryAt = .now
+            state.biometryAt = clock.now
             state.biometryEnrolment = enrolment
             state.domainState = enrolment
         }
@@ -384,7 +388,7 @@ public final class AuthenticationSession: Sendable {
         let verifier = try verifier()
         let identity = try authenticators.passcode.authenticate(prompt: prompt, verifier: verifier, interactive: true)
         state.withLock { state in
-            state.passcodeAt = .now
+            state.passcodeAt = clock.now
             state.passcodeKeychain = identity
         }
         authenticators.sensor.passcodeSucceeded()

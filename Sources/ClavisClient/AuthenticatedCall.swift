@@ -7,7 +7,7 @@ import ClavisCore
 /// The call first goes to the service with the fresh credentials of the given session (none without one). When the
 /// service answers that something is needed first:
 /// - the keychain is locked: its passcode is asked for once (terminal or askpass), as macOS does, unless the call
-///   may not ask;
+///   may not ask or follows the data-protection keychain (`asksToUnlock` false);
 /// - an item's access control needs an authentication: under `fail` (or `skip`, where the service already left
 ///   such items out) the call answers `interactionNotAllowed`; otherwise the policy is evaluated on the session
 ///   (a fresh one without), which asks for biometry or the passcode, and the call is retried with the new
@@ -50,7 +50,9 @@ enum AuthenticatedCall {
             case .needsUnlock:
                 let locked = KeychainError(
                     .interactionNotAllowed, "the keychain is locked and the call may not ask for its passcode")
-                guard options.interface == .allow, !unlockAsked, session?.interactionNotAllowed != true else {
+                guard options.interface == .allow, options.asksToUnlock, !unlockAsked,
+                    session?.interactionNotAllowed != true
+                else {
                     throw locked
                 }
                 unlockAsked = true

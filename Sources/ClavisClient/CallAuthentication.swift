@@ -19,12 +19,19 @@ public struct CallAuthentication: Sendable {
     public var interface: Interface
     /// The reason shown when the user is asked; a sentence naming the operation when `nil`.
     public var reason: String?
+    /// Whether a locked keychain's passcode is asked for, as the macOS file keychain does (when the call may ask);
+    /// the data-protection keychain (iOS) never asks: a locked keychain answers `interactionNotAllowed`.
+    public var asksToUnlock: Bool
 
     /// Creates the authentication options of a call.
-    public init(session: AuthenticationSession? = nil, interface: Interface = .allow, reason: String? = nil) {
+    public init(
+        session: AuthenticationSession? = nil, interface: Interface = .allow, reason: String? = nil,
+        asksToUnlock: Bool = true
+    ) {
         self.session = session
         self.interface = interface
         self.reason = reason
+        self.asksToUnlock = asksToUnlock
     }
 }
 

@@ -40,6 +40,12 @@ public struct ClavisConfiguration: Sendable, Hashable {
     public var runtimeDirectory: String?
     /// Where the user sits, for a daemon's own passcode prompt (`PasscodePrompt.hints`, GnuPG's option names).
     public var promptHints: [String: String] = [:]
+    /// Where this process's keychain calls read the time (reuse windows, the embedded keychain's passcode lockout):
+    /// the system's, unless a test moves an adjustable clock (`ClavisTesting`). A daemon keeps its own time.
+    public var clock: KeychainClock = .system
+    /// False keeps calls on the embedded keychain even when a daemon listens at the user or system socket (a test's
+    /// temporary keychain, `ClavisTesting`); `daemonSocket` still names a daemon explicitly.
+    public var looksForDaemon = true
     /// The user's configuration folder (`XDG_CONFIG_HOME`, absolute only), where a user's app registry lives.
     public var configHome: String?
     /// The user's home folder (`HOME`), `/` when unset.

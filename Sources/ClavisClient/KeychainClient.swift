@@ -116,6 +116,12 @@ public struct KeychainClient: Sendable {
 
     // MARK: The keychain
 
+    /// Deletes the items of those of `groups` no registered app holds: a removed app's (see
+    /// `KeychainService.purgeAccessGroups`).
+    public func purgeAccessGroups(_ groups: [String]) throws(KeychainError) -> AccessGroupPurge {
+        try service.purgeAccessGroups(groups)
+    }
+
     /// The keychain's state and the caller's identity as the service sees them.
     public func status() throws(KeychainError) -> KeychainStatus {
         try service.status()
@@ -218,7 +224,8 @@ public struct KeychainClient: Sendable {
                     ServicePasscodeVerifier(
                         service: try service(), session: id, promptHints: configuration.promptHints)
                 },
-                endSession: { session in try? service().endAuthenticationSession(session) }))
+                endSession: { session in try? service().endAuthenticationSession(session) }),
+            clock: configuration.clock)
     }
 }
 

@@ -33,7 +33,8 @@ public enum ServiceDirectory {
         if let socket = configuration.daemonSocket {
             return remote(socket, reason: "the daemon named by CLAVIS_SOCKET")
         }
-        if let daemon = listeningDaemon(runtimeDirectory: configuration.runtimeDirectory) {
+        if configuration.looksForDaemon, let daemon = listeningDaemon(runtimeDirectory: configuration.runtimeDirectory)
+        {
             return daemon
         }
         return try embedded(configuration)
@@ -70,7 +71,8 @@ public enum ServiceDirectory {
             biometryScript: configuration.biometryScript)
         let entitlements = try entitlements(path: configuration.entitlementsPath)
         let keychain = try OpenKeychains.keychain(
-            home: configuration.home, deviceKeyOptions: try configuration.deviceKeyOptions())
+            home: configuration.home, clock: configuration.clock, deviceKeyOptions: try configuration.deviceKeyOptions()
+        )
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
@@ -80,7 +82,7 @@ public enum ServiceDirectory {
             let made = EmbeddedCaller(
                 authenticators: ServiceAuthenticators(
                     sensor: Authenticators.sensor(biometryScript: configuration.biometryScript)),
-                ledger: AuthenticationLedger())
+                ledger: AuthenticationLedger(clock: configuration.clock))
             callers[key] = made
             return made
         }
@@ -95,7 +97,8 @@ public enum ServiceDirectory {
         let ledger: AuthenticationLedger
     }
 
-    /// What makes two embedded services' callers the same.
+    /// What makes two embedded services' callers the same. (Not the clock: one keychain folder has one clock in
+    /// practice, and the ledger keeps the clock of the configuration that first named its caller.)
     private struct EmbeddedKey: Hashable {
         let home: String
         let entitlementsPath: String?
@@ -123,6 +126,12 @@ public enum ServiceDirectory {
             remotes[socket] = service
             return service
         }
+    }
+
+    /// Drops this process's connection to the daemon at `socket`: the next call connects anew, and the daemon
+    /// identifies the caller again (after its registration changed, or the daemon restarted).
+    public static func disconnect(socket: String) {
+        _ = remotes.withLock { $0.removeValue(forKey: socket) }
     }
 
     private static func entitlements(path: String?) throws(KeychainError) -> Entitlements {

@@ -28,10 +28,16 @@ public final class SecureBytes: @unchecked Sendable {  // immutable after init, 
         self.count = count
     }
 
-    /// Copies `bytes` into a new zeroing buffer.
+    /// Copies `bytes` into a new zeroing buffer: at once when they are contiguous (an array, `Data`), else one by
+    /// one.
     public convenience init(_ bytes: some Collection<UInt8>) {
-        self.init(count: bytes.count) { buffer in
-            _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+        let count = bytes.count
+        self.init(count: count) { buffer in
+            let copied = bytes.withContiguousStorageIfAvailable { source -> Bool in
+                if count > 0 { buffer.copyMemory(from: UnsafeRawBufferPointer(source)) }
+                return true
+            }
+            if copied == nil { _ = buffer.initializeMemory(as: UInt8.self, from: bytes) }
         }
     }
 

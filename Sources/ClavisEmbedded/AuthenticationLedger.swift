@@ -22,19 +22,25 @@ public final class AuthenticationLedger: Sendable {
     }
 
     private let records = Mutex<[AuthenticationSessionID: Record]>([:])
+    /// Where the ledger reads the time when a call gives none.
+    public let clock: KeychainClock
 
-    /// An empty ledger.
-    public init() {}
+    /// An empty ledger timing its records by `clock`.
+    public init(clock: KeychainClock = .system) {
+        self.clock = clock
+    }
 
-    /// Records that the service verified the passcode for `session`.
-    public func notePasscode(for session: AuthenticationSessionID, at now: ContinuousClock.Instant = .now) {
+    /// Records that the service verified the passcode for `session` (at `now`, by default the clock's time).
+    public func notePasscode(for session: AuthenticationSessionID, at now: ContinuousClock.Instant? = nil) {
+        let now = now ?? clock.now
         update(session, at: now) { $0.passcodeAt = now }
     }
 
     /// Records that the service's sensor matched under `enrolment` for `session`.
     public func noteBiometricMatch(
-        _ enrolment: Data, for session: AuthenticationSessionID, at now: ContinuousClock.Instant = .now
+        _ enrolment: Data, for session: AuthenticationSessionID, at now: ContinuousClock.Instant? = nil
     ) {
+        let now = now ?? clock.now
         update(session, at: now) { record in
             record.biometryAt = now
             record.biometryEnrolment = enrolment
@@ -51,9 +57,10 @@ public final class AuthenticationLedger: Sendable {
     /// sensor made for that session within the window (with the enrolment recorded then, whatever the proof says).
     /// The application password passes as given: the item it opens checks it.
     public func vetted(
-        _ proof: AuthenticationProof?, keychainIdentity: Data, at now: ContinuousClock.Instant = .now
+        _ proof: AuthenticationProof?, keychainIdentity: Data, at now: ContinuousClock.Instant? = nil
     ) -> AuthenticationProof? {
         guard let proof else { return nil }
+        let now = now ?? clock.now
         var vetted = AuthenticationProof(applicationPassword: proof.applicationPassword, session: proof.session)
         guard let session = proof.session, let record = records.withLock({ $0[session] }) else { return vetted }
         func fresh(_ instant: ContinuousClock.Instant?) -> Bool {

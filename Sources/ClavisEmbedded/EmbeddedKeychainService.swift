@@ -1,4 +1,4 @@
-public import ClavisAuthentication
+import ClavisAuthentication
 public import ClavisCore
 import ClavisCrypto
 public import ClavisIdentity
@@ -22,14 +22,20 @@ public final class EmbeddedKeychainService: KeychainService {
     public let authenticators: ServiceAuthenticators
     /// What each of the caller's authentication sessions proved here.
     public let ledger: AuthenticationLedger
+    /// The access groups registered apps hold, when an app registry decides which groups may be purged (the
+    /// daemon's); `nil` when there is none.
+    public let registeredGroups: (@Sendable () -> Set<String>)?
 
     /// A service on `keychain` for a caller holding `entitlements`, authenticating with `authenticators` and keeping
-    /// what sessions proved in `ledger` (one per caller: share it among the services made for the same caller).
+    /// what sessions proved in `ledger` (one per caller: share it among the services made for the same caller);
+    /// `registeredGroups` names the groups an app registry still gives out, which `purgeAccessGroups` keeps.
     public init(
         keychain: Keychain, entitlements: Entitlements, reason: String, authenticators: ServiceAuthenticators = .none,
-        ledger: AuthenticationLedger = AuthenticationLedger()
+        ledger: AuthenticationLedger = AuthenticationLedger(),
+        registeredGroups: (@Sendable () -> Set<String>)? = nil
     ) {
         self.ledger = ledger
+        self.registeredGroups = registeredGroups
         self.keychain = keychain
         self.entitlements = entitlements
         self.reason = reason
@@ -115,7 +121,9 @@ public final class EmbeddedKeychainService: KeychainService {
         }
         var failure: String?
         for _ in 0..<max(1, trusted.attempts) {
-            if let until = try keychain.passcodeLockout { throw KeychainError.passcodeLockout(until: until) }
+            if let until = try keychain.passcodeLockout {
+                throw KeychainError.passcodeLockout(until: until, now: keychain.clock.date)
+            }
             let passcode = try trusted.readPasscode(prompt, error: failure)
             do {
                 switch prompt.purpose {
@@ -189,6 +197,22 @@ public final class EmbeddedKeychainService: KeychainService {
 
     public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
         try keychain.importBackup(archive, passphrase: passphrase, accessGroups: entitlements.accessGroups)
+    }
+
+    public func purgeAccessGroups(_ groups: [String]) throws(KeychainError) -> AccessGroupPurge {
+        guard entitlements.isAdministrator else {
+            throw KeychainError(
+                .missingEntitlement,
+                "only a keychain administrator may delete a removed app's items (clavis app register --administrator)")
+        }
+        let held = registeredGroups?() ?? []
+        var purged: [String] = []
+        var kept: [String] = []
+        for group in groups where !purged.contains(group) && !kept.contains(group) {
+            if held.contains(group) { kept.append(group) } else { purged.append(group) }
+        }
+        let deleted = try keychain.deleteAccessGroups(purged)
+        return AccessGroupPurge(deleted: deleted, purgedGroups: purged, keptGroups: kept)
     }
 
     /// Only clavisd keeps an access log: in this process, any program could leave its own calls out of it.

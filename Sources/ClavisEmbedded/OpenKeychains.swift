@@ -17,17 +17,36 @@ public enum OpenKeychains {
     /// - Parameters:
     ///   - mapsDatabase: how a keychain opened now reads its database (see `Keychain.init`); a keychain already open
     ///     keeps its way.
+    ///   - clock: where a keychain opened now reads the time; a keychain already open keeps its clock.
     ///   - deviceKeyOptions: how a keychain created now binds its device key, and where its TPM is reached.
     public static func keychain(
-        home: KeychainHome, mapsDatabase: Bool = true, deviceKeyOptions: DeviceKeyOptions = .file
+        home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system,
+        deviceKeyOptions: DeviceKeyOptions = .file
     ) throws(KeychainError) -> Keychain {
         try opened.withLock { opened throws(KeychainError) in
             if let keychain = opened[home] { return keychain }
-            let keychain = try Keychain(home: home, deviceKeyOptions: deviceKeyOptions, mapsDatabase: mapsDatabase)
+            let keychain = try Keychain(
+                home: home, deviceKeyOptions: deviceKeyOptions, mapsDatabase: mapsDatabase, clock: clock)
             if opened.isEmpty { atexit(closeOpenKeychains) }
             opened[home] = keychain
             return keychain
         }
+    }
+
+    /// Closes the keychain of `home` (once no call uses it any more): the next call opens it again, as a new process
+    /// would, before the first unlock when it has a passcode. For tests that restart the device (`ClavisTesting`).
+    public static func close(home: KeychainHome) {
+        _ = opened.withLock { $0.removeValue(forKey: home) }
+    }
+
+    /// The keychain in `home` if this process has it open; `nil` otherwise (nothing is opened).
+    public static func ifOpen(home: KeychainHome) -> Keychain? {
+        opened.withLock { $0[home] }
+    }
+
+    /// Every keychain this process has open.
+    public static var all: [Keychain] {
+        opened.withLock { Array($0.values) }
     }
 
     /// Releases every open keychain, unless another thread is opening one right now.

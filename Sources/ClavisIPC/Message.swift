@@ -21,6 +21,7 @@ public enum Request: Sendable {
     case accessLog(AccessLogQuery)
     case addGeneratedKey(NewItem)
     case useKey(PersistentReference, KeyUse, AuthenticationProof?)
+    case purgeAccessGroups([String])
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -86,6 +87,9 @@ public enum Request: Sendable {
             writer.lengthPrefixed(reference.bytes)
             writer.keyUse(use)
             writer.proof(proof)
+        case .purgeAccessGroups(let groups):
+            writer.byte(25)
+            writer.strings(groups)
         }
     }
 
@@ -126,6 +130,7 @@ public enum Request: Sendable {
                 PersistentReference(bytes: Array(try reader.data()))
             }
             self = .accessLog(AccessLogQuery(since: since, item: item))
+        case 25: self = .purgeAccessGroups(try reader.strings())
         default: throw reader.malformed("an unknown request")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the request") }
@@ -151,6 +156,8 @@ public enum Response: Sendable {
     case accessLog(Data)
     /// What a key the service holds made: a signature or a shared secret.
     case keyResult(SecureBytes)
+    /// What a purge of access groups deleted and kept.
+    case purge(AccessGroupPurge)
 
     /// The response's bytes (which may hold secrets: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -204,6 +211,11 @@ public enum Response: Sendable {
         case .keyResult(let result):
             writer.byte(11)
             writer.secret(result)
+        case .purge(let purge):
+            writer.byte(23)
+            writer.uint64(UInt64(max(purge.deleted, 0)))
+            writer.strings(purge.purgedGroups)
+            writer.strings(purge.keptGroups)
         }
     }
 
@@ -240,6 +252,10 @@ public enum Response: Sendable {
         case 20: self = .biometry(try reader.biometry())
         case 21: self = .biometricCheck(try reader.enrolment())
         case 22: self = .accessLog(try reader.data())
+        case 23:
+            self = .purge(
+                AccessGroupPurge(
+                    deleted: try count(&reader), purgedGroups: try reader.strings(), keptGroups: try reader.strings()))
         default: throw reader.malformed("an unknown response")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the response") }

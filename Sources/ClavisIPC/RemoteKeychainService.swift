@@ -136,6 +136,11 @@ public final class RemoteKeychainService: KeychainService {
         return (archive, summary)
     }
 
+    public func purgeAccessGroups(_ groups: [String]) throws(KeychainError) -> AccessGroupPurge {
+        guard case .purge(let purge) = try call(.purgeAccessGroups(groups)) else { throw unexpected() }
+        return purge
+    }
+
     public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
         guard case .restore(let summary) = try call(.importBackup(archive, passphrase: passphrase)) else {
             throw unexpected()

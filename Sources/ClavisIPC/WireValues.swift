@@ -101,11 +101,16 @@ extension ByteWriter {
         bool(value.hasPasscode)
         optional(value.passcodeLockout) { $0.uint64($1.timeIntervalSinceReferenceDate.bitPattern) }
         string(value.applicationIdentifier)
-        uint32(UInt32(value.accessGroups.count))
-        for group in value.accessGroups { string(group) }
+        strings(value.accessGroups)
         bool(value.hasTrustedPrompt)
         // Last, so that a client reading an older daemon's status (which ends before it) takes the file binding.
         string(value.deviceKey.rawValue)
+    }
+
+    /// A list of strings: the count, then each one.
+    mutating func strings(_ values: [String]) {
+        uint32(UInt32(values.count))
+        for value in values { string(value) }
     }
 }
 
@@ -221,9 +226,7 @@ extension ByteReader {
             Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.uint64()))
         }
         let identifier = try string()
-        let count = try uint32()
-        var groups: [String] = []
-        for _ in 0..<count { groups.append(try string()) }
+        let groups = try strings()
         let hasTrustedPrompt = try bool()
         var deviceKey = DeviceKeyBinding.file
         if !isAtEnd {
@@ -236,5 +239,13 @@ extension ByteReader {
             location: location, reason: reason, lockState: lockState, hasPasscode: hasPasscode,
             passcodeLockout: lockout, applicationIdentifier: identifier, accessGroups: groups,
             hasTrustedPrompt: hasTrustedPrompt, deviceKey: deviceKey)
+    }
+
+    /// A list of strings as `ByteWriter.strings` wrote it.
+    mutating func strings() throws(KeychainError) -> [String] {
+        let count = try uint32()
+        var values: [String] = []
+        for _ in 0..<count { values.append(try string()) }
+        return values
     }
 }

@@ -61,7 +61,16 @@ public struct AppRegistry: Sendable {
             self.applicationIdentifier = applicationIdentifier
             self.keychainAccessGroups = keychainAccessGroups
         }
+
+        /// Every access group the app holds: its `keychain-access-groups` and its application identifier.
+        public var accessGroups: [String] {
+            Entitlements(applicationIdentifier: applicationIdentifier, keychainAccessGroups: keychainAccessGroups)
+                .accessGroups
+        }
     }
+
+    /// Every access group some registered app holds: a removed app's items in these groups are never purged.
+    public var heldAccessGroups: Set<String> { Set(apps.values.flatMap(\.accessGroups)) }
 
     /// The registered apps, by executable path.
     public var apps: [String: App]

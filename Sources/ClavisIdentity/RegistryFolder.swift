@@ -39,19 +39,29 @@ public struct RegistryFolder: Sendable {
     /// Removes the registration of `applicationIdentifier` (or of the executable at that path); false when none.
     @discardableResult
     public func remove(applicationIdentifier: String) throws(KeychainError) -> Bool {
+        try removeRegistration(of: applicationIdentifier) != nil
+    }
+
+    /// Removes the registration of `name` (an application identifier, or the executable at that path) and returns
+    /// what it was, with the groups no app still registered holds (those whose items
+    /// `KeychainService.purgeAccessGroups` may delete); `nil` when none was registered.
+    public func removeRegistration(of name: String) throws(KeychainError)
+        -> (app: AppRegistry.App, unsharedGroups: [String])?
+    {
         let registry = AppRegistry.load(folder: path).registry
         guard
             let app = registry.apps.values.first(where: {
-                $0.applicationIdentifier == applicationIdentifier || $0.executable == applicationIdentifier
+                $0.applicationIdentifier == name || $0.executable == name
             })
-        else { return false }
+        else { return nil }
         let file = registry.files[app.executable] ?? path + "/" + Self.fileName(for: app.applicationIdentifier)
         do {
             try FileManager.default.removeItem(atPath: file)
         } catch {
             throw KeychainError(.io, "cannot remove the registration \(file): \(error)")
         }
-        return true
+        let held = AppRegistry.load(folder: path).registry.heldAccessGroups
+        return (app, app.accessGroups.filter { !held.contains($0) })
     }
 
     /// A file name for an application identifier: its letters, digits, dots, dashes and underscores.

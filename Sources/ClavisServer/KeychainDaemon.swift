@@ -221,6 +221,42 @@ public final class KeychainDaemon: Sendable {
         return timer
     }
 
+    /// Follows logind's session locks (see `SessionLocks`): a session's lock locks its user's keychain, sleep every
+    /// keychain this daemon has open. Says on its log whether logind is followed, and why not.
+    public func followSessionLocks() {
+        let follow = SessionLocks.follow { event in
+            switch event {
+            case .lock(let scope): self.lockKeychains(scope)
+            case .unlock(let uid) where self.settings.mode == .system || uid == self.daemonUID:
+                DaemonLog.report(
+                    "user \(uid)'s session unlocked: the keychain stays locked until its passcode is given")
+            case .unlock: break
+            }
+        }
+        if let reason = follow {
+            DaemonLog.report("session locks are not followed: logind cannot be reached (\(reason))")
+        } else {
+            DaemonLog.report("following logind's session locks")
+        }
+    }
+
+    /// Locks the open keychains `scope` names that have a passcode (one without could not be unlocked again by its
+    /// user): in user mode only this daemon's user's.
+    func lockKeychains(_ scope: SessionLocks.Scope) {
+        let homes: [KeychainHome]?
+        switch (scope, settings.mode) {
+        case (.everyUser, _): homes = nil
+        case (.user(let uid), .system): homes = [settings.home(for: uid)]
+        case (.user(let uid), .user): homes = uid == daemonUID ? [settings.home(for: uid)] : []
+        }
+        let keychains = homes.map { $0.compactMap(OpenKeychains.ifOpen(home:)) } ?? OpenKeychains.all
+        for keychain in keychains where keychain.hasPasscode {
+            keychain.lock()
+            let reason = scope == .everyUser ? "the machine is going to sleep" : "its user's session locked"
+            DaemonLog.report("locked the keychain in \(keychain.home.path): \(reason)")
+        }
+    }
+
     /// The service for `peer`: its user's keychain, the groups the registry gives its executable.
     func service(for peer: PeerProcess) throws(KeychainError) -> EmbeddedKeychainService {
         if settings.mode == .user && peer.uid != daemonUID {
@@ -242,9 +278,10 @@ public final class KeychainDaemon: Sendable {
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(
             home: settings.home(for: peer.uid), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions)
+        let registry = self.registry
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",
-            authenticators: authenticators(for: peer))
+            authenticators: authenticators(for: peer), registeredGroups: { registry.current.heldAccessGroups })
     }
 
     /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked

@@ -30,8 +30,24 @@ final class RegistryWatch: Sendable {
             if let state, state.version == version { return state.registry }
             let (registry, problems) = AppRegistry.load(folder: folder, owner: owner)
             for problem in problems { DaemonLog.report(problem + "; skipped") }
+            if let earlier = state?.registry { Self.reportChanges(from: earlier, to: registry) }
             state = (version, registry)
             return registry
+        }
+    }
+
+    /// Logs the apps registered and removed between two readings; a removed app's items stay (`clavis app remove
+    /// --delete-items` deletes them), so that registering the same application identifier again brings them back.
+    private static func reportChanges(from earlier: AppRegistry, to now: AppRegistry) {
+        let before = Set(earlier.apps.values.map(\.applicationIdentifier))
+        let after = Set(now.apps.values.map(\.applicationIdentifier))
+        for removed in before.subtracting(after).sorted() {
+            DaemonLog.report(
+                "app \(removed) is no longer registered; its items stay until the same application identifier is"
+                    + " registered again or they are deleted (clavis app remove --delete-items)")
+        }
+        for added in after.subtracting(before).sorted() {
+            DaemonLog.report("app \(added) is registered")
         }
     }
 }

@@ -88,6 +88,11 @@ enum RequestHandler {
                 return (.restore(try service.importBackup(archive, passphrase: passphrase)), subject)
             case .accessLog(let query):
                 return (.accessLog(accessLog(query)), subject)
+            case .purgeAccessGroups(let groups):
+                let purge = try service.purgeAccessGroups(groups)
+                subject.accessGroups = purge.purgedGroups
+                DaemonLog.report(Self.describe(purge, application: service.entitlements.applicationIdentifier))
+                return (.purge(purge), subject)
             }
         } catch {
             return (.failure(error), subject)
@@ -123,7 +128,18 @@ enum RequestHandler {
         case .importBackup: Subject(operation: "importBackup")
         case .accessLog(let query):
             Subject(operation: "accessLog", items: query.item.map { [$0] } ?? [])
+        case .purgeAccessGroups(let groups): Subject(operation: "purgeAccessGroups", accessGroups: groups)
         }
+    }
+
+    /// The daemon's log line for a purge: how many items went from which groups, and which groups stayed.
+    static func describe(_ purge: AccessGroupPurge, application: String) -> String {
+        let purged = purge.purgedGroups.isEmpty ? "no group" : purge.purgedGroups.joined(separator: ", ")
+        var line = "\(application) deleted \(purge.deleted) items of a removed app's groups (\(purged))"
+        if !purge.keptGroups.isEmpty {
+            line += "; kept \(purge.keptGroups.joined(separator: ", ")): another registered app holds them"
+        }
+        return line
     }
 
     /// The status and outcome an access-log entry records for `response`.

@@ -21,6 +21,8 @@ public final class Keychain: Sendable {
     /// The TCTI of the TPM the device key is sealed to, or `nil` for a keychain bound to a file: where the keys the
     /// service holds for this keychain (`kSecAttrTokenIDSecureEnclave`) are created and used.
     public let tpmTCTI: String?
+    /// Where the passcode lockout reads the time.
+    public let clock: KeychainClock
     private let engine: Mutex<KeychainEngine>
 
     /// Opens the keychain in `home`, creating it (and its device key) on first use.
@@ -32,23 +34,27 @@ public final class Keychain: Sendable {
     ///   which); `notAvailable` when the TPM cannot be reached; `io` when the files cannot be reached.
     /// - Parameter mapsDatabase: read through a memory map of the database (the default, fastest); `false` keeps
     ///   the process's resident memory within SQLite's page cache, as a long-running daemon wants.
+    /// - Parameter clock: where the passcode lockout reads the time.
     public convenience init(
-        home: KeychainHome, deviceKeyOptions: DeviceKeyOptions = .file, mapsDatabase: Bool = true
+        home: KeychainHome, deviceKeyOptions: DeviceKeyOptions = .file, mapsDatabase: Bool = true,
+        clock: KeychainClock = .system
     ) throws(KeychainError) {
         let (provider, _) = try DeviceKeySelection.provider(for: home, options: deviceKeyOptions)
-        try self.init(home: home, deviceKeyProvider: provider, mapsDatabase: mapsDatabase)
+        try self.init(home: home, deviceKeyProvider: provider, mapsDatabase: mapsDatabase, clock: clock)
     }
 
-    /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`.
-    public init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true)
-        throws(KeychainError)
-    {
+    /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`, reading the time from `clock`.
+    public init(
+        home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
+        clock: KeychainClock = .system
+    ) throws(KeychainError) {
         self.home = home
         deviceKeyBinding = deviceKeyProvider.binding
         tpmTCTI = (deviceKeyProvider as? TPMDeviceKey)?.tcti
+        self.clock = clock
         do {
             let opened = try KeychainEngine(
-                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase)
+                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase, clock: clock)
             identity = opened.keybag.identity
             engine = Mutex(opened)
         } catch {
@@ -176,6 +182,12 @@ public final class Keychain: Sendable {
     /// `delete`, returning the persistent references of the items deleted.
     public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
         try perform(writing: true) { try $0.delete(query) }
+    }
+
+    /// Deletes every item of `groups` without reading any (whatever their protection class, lock state or access
+    /// control): the items of an app removed for good. How many were deleted.
+    public func deleteAccessGroups(_ groups: [String]) throws(KeychainError) -> Int {
+        try perform(writing: true) { try $0.deleteAccessGroups(groups) }
     }
 
     /// SQLite's query plan for the lookup `query` runs: a diagnostic showing which index serves it.

@@ -143,5 +143,7 @@ if listening < 0 {
     DaemonLog.report("\(mode.rawValue) mode, on the socket systemd passed")
 }
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
+let daemon = KeychainDaemon(settings: settings, listening: listening)
+daemon.followSessionLocks()
 clavis_systemd_notify_ready()
-KeychainDaemon(settings: settings, listening: listening).run()
+daemon.run()

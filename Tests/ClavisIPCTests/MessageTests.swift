@@ -37,6 +37,20 @@ import Testing
         #expect(back.authentication == proof)
     }
 
+    @Test func aPurgeCarriesItsGroupsAndWhatItDeletedAndKept() throws {
+        guard case .purgeAccessGroups(let groups) = try roundTrip(.purgeAccessGroups(["TEAM.a", "TEAM.shared"])) else {
+            Issue.record("not a purge")
+            return
+        }
+        #expect(groups == ["TEAM.a", "TEAM.shared"])
+        let purge = AccessGroupPurge(deleted: 3, purgedGroups: ["TEAM.a"], keptGroups: ["TEAM.shared"])
+        guard case .purge(let back) = try roundTrip(.purge(purge)) else {
+            Issue.record("not a purge's answer")
+            return
+        }
+        #expect(back == purge)
+    }
+
     @Test func aQueryKeepsEveryField() throws {
         let query = ItemQuery(
             itemClass: .genericPassword, attributes: [.service: .string("s")], synchronizable: .any,

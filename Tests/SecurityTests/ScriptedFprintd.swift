@@ -1,58 +1,21 @@
 import Foundation
 
-/// A system D-Bus of its own (a real `dbus-daemon`) with an fprintd played from a JSON file on it, for clavisd's
+/// A system D-Bus of its own (`PrivateSystemBus`) with an fprintd played from a JSON file on it, for clavisd's
 /// fprintd sensor: `net.reactivated.Fprint` answers `GetDefaultDevice`, `ListEnrolledFingers`, `Claim`,
 /// `VerifyStart` (emitting `VerifyStatus` with the script's next outcome), `VerifyStop` and `Release`, as fprintd
 /// does, and writes each call with its user to `calls.log`. A process finds the bus through `environment`.
 final class ScriptedFprintd {
-    let folder: String
+    private let bus: PrivateSystemBus
+    var folder: String { bus.folder }
     /// `DBUS_SYSTEM_BUS_ADDRESS` for processes that should use this bus.
-    let environment: [String: String]
-    private let bus = Process()
-    private let fprintd = Process()
+    var environment: [String: String] { bus.environment }
 
     /// Starts the bus and fprintd with `enrolled` fingers per user and the `outcomes` of the next verifications
     /// (`verify-match`, `verify-no-match`, ...), and returns once fprintd owns its name.
     init(enrolled: [String: [String]], outcomes: [String]) throws {
-        folder = try makeTemporaryFolder("fprintd-bus")
-        chmod(folder, 0o755)
-        let socket = folder + "/system_bus_socket"
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>system</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="*"/>
-            <allow own="*"/>
-            <allow send_destination="*"/>
-            <allow receive_sender="*"/>
-          </policy>
-        </busconfig>
-        """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
-        environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
+        bus = try PrivateSystemBus("fprintd-bus")
         try write(enrolled: enrolled, outcomes: outcomes)
-        try Self.script.write(toFile: folder + "/fprintd.py", atomically: true, encoding: .utf8)
-
-        let busOutput = Pipe()
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--config-file=" + folder + "/bus.conf", "--nofork", "--print-address=1"]
-        bus.standardOutput = busOutput
-        try bus.run()
-        guard readUntil("\n", on: busOutput).contains("unix:path=") else {
-            throw TestDaemon.DaemonFailure(message: "dbus-daemon did not start")
-        }
-        let fprintdOutput = Pipe()
-        fprintd.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        fprintd.arguments = [folder + "/fprintd.py", folder]
-        fprintd.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        fprintd.standardOutput = fprintdOutput
-        try fprintd.run()
-        guard readUntil("ready", on: fprintdOutput).contains("ready") else {
-            throw TestDaemon.DaemonFailure(message: "the scripted fprintd did not start")
-        }
+        try bus.startService(named: "fprintd.py", script: Self.script, arguments: [bus.folder])
     }
 
     /// Rewrites the script: the enrolled fingers per user and the next outcomes.
@@ -67,21 +30,15 @@ final class ScriptedFprintd {
             .map(String.init)
     }
 
-    /// Stops fprintd and the bus and removes the folder. SIGKILL: a process started from a thread pool inherits its
-    /// blocked signals, and Python then never sees a SIGTERM.
-    func stop() {
-        for process in [fprintd, bus] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(atPath: folder)
-    }
+    /// Stops fprintd and the bus and removes the folder.
+    func stop() { bus.stop() }
 
     private static let script = #"""
         import json, sys
-        from jeepney import DBusAddress, HeaderFields, MessageType, new_error, new_method_return, new_signal
+        from jeepney import DBusAddress, new_error, new_method_return, new_signal
         from jeepney.bus_messages import message_bus
         from jeepney.io.blocking import open_dbus_connection
+        from scripted_bus import method_calls
 
         folder = sys.argv[1]
         DEVICE = "/net/reactivated/Fprint/Device/0"
@@ -99,12 +56,7 @@ final class ScriptedFprintd {
             with open(folder + "/script.json") as file:
                 return json.load(file)
 
-        while True:
-            call = connection.receive()
-            if call.header.message_type != MessageType.method_call:
-                continue
-            member = call.header.fields.get(HeaderFields.member)
-            path = call.header.fields.get(HeaderFields.path)
+        for call, member, path in method_calls(connection):
             if member == "GetDefaultDevice":
                 connection.send(new_method_return(call, "o", (DEVICE,)))
                 continue

@@ -16,6 +16,9 @@ final class TestDaemon {
     /// The daemon's process id.
     var pid: Int32 { process.processIdentifier }
     private let log = Pipe()
+    /// What the daemon said (standard error) so far, and how far `waitForLog` has looked into it.
+    private var said = ""
+    private var seen: String.Index?
 
     /// Starts a daemon in `mode` ("system" or "user") with `apps` registered (file name → registration), in a new
     /// folder or the one of an earlier daemon (`reusing`), with `options` added to its command line (files they
@@ -58,8 +61,28 @@ final class TestDaemon {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // The daemon prints "listening on" once its socket accepts connections: read up to that line.
-        let said = readUntil("listening on", on: log)
-        guard said.contains("listening on") else { throw DaemonFailure(message: "clavisd did not start: " + said) }
+        guard waitForLog("listening on").contains("listening on") else {
+            throw DaemonFailure(message: "clavisd did not start: " + said)
+        }
+    }
+
+    /// Waits for the daemon to say `text` (on standard error) after what earlier waits found, and returns what it said
+    /// from there on; the text is missing from it when the daemon ended, or said nothing more for `seconds`.
+    func waitForLog(_ text: String, seconds: Int32 = 30) -> String {
+        let descriptor = log.fileHandleForReading.fileDescriptor
+        while true {
+            let start = seen ?? said.startIndex
+            if let found = said[start...].range(of: text) {
+                seen = found.upperBound
+                return String(said[start...])
+            }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            guard poll(&ready, 1, seconds * 1000) == 1 else { return String(said[start...]) }
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return String(said[start...]) }
+            said += String(decoding: buffer[..<count], as: UTF8.self)
+        }
     }
 
     /// Stops the daemon and removes its folder.

@@ -48,7 +48,8 @@ public enum AttributeCodec {
         guard try reader.byte() == version else {
             throw KeychainError(.decode, "item attributes use an unknown encoding")
         }
-        var attributes: [AttributeKey: AttributeValue] = [:]
+        // Room for an item's usual attributes up front: growing rehashes every key (attribute keys are strings).
+        var attributes: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: 24)
         while !reader.isAtEnd {
             let codeLength = Int(try reader.byte())
             let key = AttributeKey(rawValue: String(decoding: try reader.take(codeLength), as: UTF8.self))

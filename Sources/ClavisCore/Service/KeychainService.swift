@@ -93,6 +93,14 @@ public protocol KeychainService: Sendable {
     /// (`missingEntitlement`, naming the groups).
     func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary
 
+    /// Deletes every item of those of `groups` that no registered app holds, whatever its protection class, lock
+    /// state or access control: the items of an app removed for good (`clavis app remove --delete-items`). The daemon
+    /// checks each group against its app registry, so a group another registered app holds is kept; the embedded
+    /// keychain, which has no registry, purges the groups as given.
+    ///
+    /// - Throws: `missingEntitlement` unless the caller is a keychain administrator.
+    func purgeAccessGroups(_ groups: [String]) throws(KeychainError) -> AccessGroupPurge
+
     /// The access log's entries that `query` asks for and the caller may see (its own user's; root sees every
     /// user's), oldest first.
     ///

@@ -57,7 +57,8 @@ enum StoredAttributes {
     static func decode(_ bytes: [UInt8]) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         guard bytes.first == version else { return try AttributeCodec.decode(bytes) }
         var reader = ByteReader(bytes, offset: 1, subject: "item attributes")
-        var attributes: [AttributeKey: AttributeValue] = [:]
+        // Room for an item's usual attributes up front: growing rehashes every key (attribute keys are strings).
+        var attributes: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: 24)
         while !reader.isAtEnd {
             let number = Int(try reader.byte())
             let code: String

@@ -496,15 +496,38 @@ extension KeychainEngine {
         let rowIDs = try connection.rows("SELECT id FROM items WHERE \(conditions)", values).compactMap {
             $0[0].integer
         }
-        for rowID in rowIDs {
-            try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
-            // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
-            // on this rare path).
-            for key in [AttributeKey.accessGroup] + AttributeKey.indexed {
-                try connection.execute("DELETE FROM \(key.lookupTable) WHERE item = ?", [.integer(rowID)])
-            }
-        }
+        for rowID in rowIDs { try deleteRowUnread(rowID) }
         return rowIDs.count
+    }
+
+    /// Removes every item of `groups` (tombstones too) without reading or authenticating any: the items of an app
+    /// that was removed for good, whose access control and protection class no longer matter. How many items (not
+    /// counting tombstones) went.
+    func deleteAccessGroups(_ groups: [String]) throws -> Int {
+        guard !groups.isEmpty else { return 0 }
+        let placeholders = Array(repeating: "?", count: groups.count).joined(separator: ", ")
+        let values = groups.map { DatabaseValue.blob(digests.digest(of: .accessGroup, .string($0))) }
+        return try connection.transaction {
+            let rows = try connection.rows(
+                """
+                SELECT id, tombstone FROM items
+                WHERE id IN (SELECT item FROM \(AttributeKey.accessGroup.lookupTable) WHERE digest IN (\(placeholders)))
+                """, values)
+            for row in rows {
+                if let rowID = row[0].integer { try deleteRowUnread(rowID) }
+            }
+            return rows.filter { $0[1].integer == 0 }.count
+        }
+    }
+
+    /// Deletes the row `rowID` and its lookups without reading it.
+    private func deleteRowUnread(_ rowID: Int64) throws {
+        try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
+        // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
+        // on these rare paths).
+        for key in [AttributeKey.accessGroup] + AttributeKey.indexed {
+            try connection.execute("DELETE FROM \(key.lookupTable) WHERE item = ?", [.integer(rowID)])
+        }
     }
 
     /// Records that a synchronizable item's primary key went away: its attributes under a new reference, no secret.

@@ -41,9 +41,14 @@ final class KeychainEngine {
     private(set) var rollbackCounter: RollbackCounter?
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
+    /// Where the passcode lockout reads the time.
+    private let clock: KeychainClock
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
-    init(home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true) throws {
+    init(
+        home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
+        clock: KeychainClock = .system
+    ) throws {
         let folder = try KeychainFolder(home.path)
         for name in [KeychainHome.databaseName] + KeychainHome.databaseCompanionNames {
             try folder.checkFileIfPresent(name)
@@ -53,6 +58,7 @@ final class KeychainEngine {
         try folder.ensureFile(KeychainHome.databaseName)
         let (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home, mapsDatabase: mapsDatabase)
         self.folder = folder
+        self.clock = clock
         self.home = home
         self.mapsDatabase = mapsDatabase
         self.connection = connection
@@ -135,7 +141,7 @@ final class KeychainEngine {
 
     /// When passcode attempts are allowed again, or `nil` when they are now.
     func passcodeLockout() throws -> Date? {
-        try PasscodeAttempts.lockedUntil(connection)
+        try PasscodeAttempts.lockedUntil(connection, now: clock.date)
     }
 
     /// Runs a passcode check, refusing it during a lockout and counting a wrong passcode toward the next one.
@@ -168,10 +174,11 @@ final class KeychainEngine {
                 derivedWith = keybag.passcodeKDF
                 passcodeKey = try derivePasscodeKey(passcode)
             }
-            if let until = try PasscodeAttempts.lockedUntil(connection) {
-                throw KeychainError.passcodeLockout(until: until)
+            let now = clock.date
+            if let until = try PasscodeAttempts.lockedUntil(connection, now: now) {
+                throw KeychainError.passcodeLockout(until: until, now: now)
             }
-            try PasscodeAttempts.recordFailure(connection)
+            try PasscodeAttempts.recordFailure(connection, now: now)
             do {
                 let result = try check(passcodeKey)
                 try PasscodeAttempts.recordSuccess(connection)

@@ -9,7 +9,7 @@ enum PasscodeAttempts {
     static let backoff: [TimeInterval] = [60, 300, 900, 3600]
 
     /// When attempts are allowed again, or `nil` when they are allowed now.
-    static func lockedUntil(_ connection: Connection, now: Date = Date()) throws -> Date? {
+    static func lockedUntil(_ connection: Connection, now: Date) throws -> Date? {
         guard let text = try setting("passcode_locked_until", connection), let seconds = Double(text), seconds.isFinite
         else { return nil }
         // Never longer than the longest backoff from now, whatever the file says.
@@ -19,7 +19,7 @@ enum PasscodeAttempts {
 
     /// Records one wrong passcode and returns the lockout it starts, if any.
     @discardableResult
-    static func recordFailure(_ connection: Connection, now: Date = Date()) throws -> Date? {
+    static func recordFailure(_ connection: Connection, now: Date) throws -> Date? {
         try connection.transaction {
             let recorded = try setting("passcode_failures", connection).flatMap { Int($0) } ?? 0
             let failures = min(max(recorded, 0), 1_000_000) + 1

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -5,19 +6,11 @@ import ClavisCrypto
 // issuer and subject Apple compares (kSecAttrIssuer, kSecAttrSubject).
 
 extension SecCertificate {
-    /// The subject's last common name, else the first email address, else the first DNS name, else the
-    /// first organisational unit or organisation: what Apple shows for a certificate.
-    var subjectSummary: String? {
-        let certificate = certificate
-        return certificate.commonNames.last ?? emailAddresses.first ?? certificate.dnsNames.first
-            ?? certificate.organizationalUnitNames.first ?? certificate.organizationNames.first
-    }
+    /// What Apple shows for a certificate: `X509Certificate.subjectSummary`.
+    var subjectSummary: String? { certificate.subjectSummary }
 
-    /// The rfc822Name entries of the subject alternative names, then the subject's emailAddress attributes, in
-    /// the order Apple lists them.
-    var emailAddresses: [String] {
-        certificate.alternativeEmailAddresses + certificate.subjectEmailAddresses
-    }
+    /// The certificate's email addresses in the order Apple lists them: `X509Certificate.emailAddresses`.
+    var emailAddresses: [String] { certificate.emailAddresses }
 }
 
 /// Returns a short human-readable name for the certificate (its common name, or another name it carries).

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 
 /// `kSecClassIdentity` in the four keychain calls. An identity is never stored itself: it is each stored certificate
@@ -23,8 +24,9 @@ enum IdentityItems {
     }
 
     /// `SecItemAdd` of a `SecIdentity` (`kSecValueRef`): stores its certificate with the caller's attributes, then its
-    /// private key in the same group and protection, as Apple does. The certificate being stored already is
-    /// `errSecDuplicateItem`; the key being stored already is not (it pairs with the new certificate).
+    /// private key in the same group and protection, as Apple does (`KeychainClient.addIdentity`). The certificate
+    /// being stored already is `errSecDuplicateItem`; the key being stored already is not (it pairs with the new
+    /// certificate).
     static func add(_ attributes: [String: Any], identity: SecIdentity, _ result: UnsafeMutablePointer<CFTypeRef?>?)
         throws(KeychainError)
     {
@@ -34,19 +36,21 @@ enum IdentityItems {
         var key = attributes.filter { sharedAddKeys.contains($0.key) }
         key[kSecClass as String] = kSecClassKey
         key[kSecValueRef as String] = identity.privateKey
-        try ItemOperations.add(NSDictionary(dictionary: certificate), result)
+        let request = try ItemRequest(NSDictionary(dictionary: certificate), for: .add)
+        let client = try KeychainClient()
+        let added: Item
         do throws(KeychainError) {
-            try ItemOperations.add(NSDictionary(dictionary: key), nil)
-        } catch  where error.code == .duplicateItem {
-            // The key was stored before; the new certificate pairs with it.
-        } catch {
-            try? ItemOperations.delete(
-                NSDictionary(dictionary: [
-                    kSecClass as String: kSecClassCertificate, kSecValueRef as String: identity.certificate,
-                ]))
-            throw error
+            let keyItem = ItemOperations.newItem(for: try ItemRequest(NSDictionary(dictionary: key), for: .add))
+            added = try client.addIdentity(
+                certificate: ItemOperations.newItem(for: request), privateKey: keyItem,
+                authentication: request.authentication.call)
+        } catch  where error.code == .duplicateItem && identity.privateKey.token != nil {
+            // A key a token holds is stored already: the new certificate pairs with it.
+            added = try client.add(ItemOperations.newItem(for: request), authentication: request.authentication.call)
         }
-        if let result, result.pointee is SecCertificate { result.pointee = identity }
+        guard let result, !request.returns.isEmpty else { return }
+        result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
+        if result.pointee is SecCertificate { result.pointee = identity }
     }
 
     /// `SecItemCopyMatching` for identities: the query's attributes select certificates; each one with a private
@@ -69,61 +73,55 @@ enum IdentityItems {
 
     /// `SecItemDelete` for identities: deletes each matching identity's certificate and private key, as Apple does.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
-        for pair in try find(query, withReferences: false, withData: false, limit: .all) {
-            for stored in [pair.certificate, pair.key] {
-                guard let reference = stored[kSecValuePersistentRef as String] else { continue }
-                do throws(KeychainError) {
-                    try ItemOperations.delete(NSDictionary(dictionary: [kSecValuePersistentRef as String: reference]))
-                } catch  where error.code == .itemNotFound {
-                    // Its key paired with another certificate too, and went with it.
-                }
-            }
+        let (certificates, authentication) = try certificateQuery(query)
+        guard try KeychainClient().deleteIdentities(certificates, authentication: authentication) > 0 else {
+            throw KeychainError(.itemNotFound, "no identity matches the query")
         }
     }
 
-    /// The identities `query` selects, at most `limit`; `errSecItemNotFound` when there are none.
+    /// The identities `query` selects, at most `limit` (`KeychainClient.findIdentities`), as dictionaries of their
+    /// certificate and key; `errSecItemNotFound` when there are none.
     private static func find(_ query: NSDictionary, withReferences: Bool, withData: Bool, limit: MatchLimit)
         throws(KeychainError) -> [Pair]
     {
-        var given: [String: Any] = [:]
-        for case (let name as String, let value) in query {
-            given[name] = value
+        let (certificates, authentication) = try certificateQuery(query)
+        let identities = try KeychainClient().findIdentities(
+            certificates, limit: limit, readsCertificates: withReferences || withData, readsPrivateKeys: withReferences,
+            authentication: authentication)
+        guard !identities.isEmpty else { throw KeychainError(.itemNotFound, "no identity matches the query") }
+        return identities.map { identity in
+            var certificate = ResultShape.attributes(of: identity.certificateItem)
+            certificate[kSecValuePersistentRef as String] = Data(identity.certificateItem.persistentReference.bytes)
+            var key = ResultShape.attributes(of: identity.privateKeyItem)
+            key[kSecValuePersistentRef as String] = Data(identity.privateKeyItem.persistentReference.bytes)
+            if withReferences {
+                certificate[kSecValueRef as String] = CertificateItem.reference(for: identity.certificateItem)
+                key[kSecValueRef as String] = KeyItem.reference(
+                    for: identity.privateKeyItem, authentication: authentication)
+            }
+            if withData {
+                certificate[kSecValueData as String] = identity.certificateItem.secret?.withUnsafeBytes { Data($0) }
+            }
+            return Pair(certificate: certificate, key: key)
         }
-        var certificates = given.filter { !$0.key.hasPrefix("r_") && $0.key != kSecMatchLimit as String }
+    }
+
+    /// The certificate query an identity query stands for (its attributes, group and reference, as a certificate's),
+    /// and how its calls authenticate.
+    private static func certificateQuery(_ query: NSDictionary) throws(KeychainError)
+        -> (ItemQuery, CallAuthentication)
+    {
+        var certificates: [String: Any] = [:]
+        for case (let name as String, let value) in query
+        where !name.hasPrefix("r_") && name != kSecMatchLimit as String {
+            certificates[name] = value
+        }
         certificates[kSecClass as String] = kSecClassCertificate
-        if let identity = given[kSecValueRef as String] as? SecIdentity {
+        if let identity = certificates[kSecValueRef as String] as? SecIdentity {
             certificates[kSecValueRef as String] = identity.certificate
         }
-        certificates[kSecMatchLimit as String] = kSecMatchLimitAll
-        certificates[kSecReturnAttributes as String] = true
-        certificates[kSecReturnPersistentRef as String] = true
-        if withReferences { certificates[kSecReturnRef as String] = true }
-        if withData { certificates[kSecReturnData as String] = true }
-        var found: CFTypeRef?
-        try ItemOperations.copyMatching(NSDictionary(dictionary: certificates), &found)
-
-        var pairs: [Pair] = []
-        for case let certificate as [String: Any] in (found as? NSArray) ?? [] {
-            if let maximum = limit.maximum, pairs.count >= maximum { break }
-            guard let hash = certificate[kSecAttrPublicKeyHash as String] as? Data else { continue }
-            var key = given.filter { authenticationKeys.contains($0.key) }
-            key[kSecClass as String] = kSecClassKey
-            key[kSecAttrKeyClass as String] = kSecAttrKeyClassPrivate
-            key[kSecAttrApplicationLabel as String] = hash
-            key[kSecReturnAttributes as String] = true
-            key[kSecReturnPersistentRef as String] = true
-            if withReferences { key[kSecReturnRef as String] = true }
-            var keyFound: CFTypeRef?
-            do throws(KeychainError) {
-                try ItemOperations.copyMatching(NSDictionary(dictionary: key), &keyFound)
-            } catch  where error.code == .itemNotFound {
-                continue
-            }
-            guard let keyAttributes = keyFound as? [String: Any] else { continue }
-            pairs.append(Pair(certificate: certificate, key: keyAttributes))
-        }
-        guard !pairs.isEmpty else { throw KeychainError(.itemNotFound, "no identity matches the query") }
-        return pairs
+        let request = try ItemRequest(NSDictionary(dictionary: certificates), for: .copyMatching)
+        return (ItemOperations.itemQuery(for: request, limit: .all), request.authentication.call)
     }
 
     /// One identity's entry, shaped as `ResultShape` shapes an item's.

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 
 /// A certificate with the private key whose public key it holds (Apple's `SecIdentity`); made by
@@ -58,7 +59,9 @@ public func SecIdentityCreateWithCertificate(
     _ keychainOrArray: CFTypeRef?, _ certificateRef: SecCertificate, _ identityRef: UnsafeMutablePointer<SecIdentity?>
 ) -> OSStatus {
     identityRef.pointee = nil
-    guard let hash = CertificateItem.publicKeyHash(of: certificateRef) else { return errSecItemNotFound }
+    guard let hash = CertificateItemFormat.publicKeyHash(of: certificateRef.certificate) else {
+        return errSecItemNotFound
+    }
     let query: [String: Any] = [
         kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
         kSecAttrApplicationLabel as String: Data(hash), kSecReturnRef as String: true,

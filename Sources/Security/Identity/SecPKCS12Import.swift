@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -16,54 +17,28 @@ public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ it
 {
     items.pointee = nil
     guard let passphrase = options.object(forKey: kSecImportExportPassphrase) as? String else { return errSecParam }
-    let contents: PKCS12Contents
-    do throws(CryptoError) {
+    let archive: PKCS12Archive
+    do throws(KeychainError) {
         let bytes = [UInt8](UnsafeRawBufferPointer(start: pkcs12_data.bytes, count: pkcs12_data.length))
-        contents = try PKCS12Contents(der: bytes, passphrase: SecureBytes(passphrase.utf8))
-    } catch .authenticationFailed {
-        return errSecAuthFailed
+        archive = try PKCS12Archive(der: bytes, passphrase: SecureBytes(passphrase.utf8))
     } catch {
-        return errSecDecode
+        return error.osStatus
     }
     var item: [String: Any] = [:]
-    if let certificate = contents.certificate.map(SecCertificate.init) {
-        let chain = PKCS12Chain.ordered(leaf: certificate, others: contents.otherCertificates.map(SecCertificate.init))
+    if let certificate = archive.certificate.map(SecCertificate.init) {
+        let chain = [certificate] + archive.chain.dropFirst().map(SecCertificate.init)
         item[kSecImportItemCertChain as String] = chain
         var trust: SecTrust?
         if SecTrustCreateWithCertificates(chain as NSArray, SecPolicyCreateBasicX509(), &trust) == errSecSuccess {
             item[kSecImportItemTrust as String] = trust
         }
-        if let key = contents.privateKey, PKCS12Chain.key(key, matches: certificate) {
+        if let key = archive.privateKey {
             item[kSecImportItemIdentity as String] = SecIdentity(
                 certificate: certificate, privateKey: SecKey(key: key, attributes: [:]))
         }
     }
-    if let label = contents.friendlyName { item[kSecImportItemLabel as String] = label }
-    if let keyID = contents.localKeyID { item[kSecImportItemKeyID as String] = Data(keyID) }
+    if let label = archive.friendlyName { item[kSecImportItemLabel as String] = label }
+    if let keyID = archive.localKeyID { item[kSecImportItemKeyID as String] = Data(keyID) }
     items.pointee = NSArray(array: item.isEmpty ? [] : [NSDictionary(dictionary: item)])
     return errSecSuccess
-}
-
-/// How an archive's certificates are put in order.
-enum PKCS12Chain {
-    /// `leaf`, then each certificate whose subject is the issuer of the one before (self-signed ends it); the
-    /// certificates that chain to none are left out, as Apple's chain leaves them.
-    static func ordered(leaf: SecCertificate, others: [SecCertificate]) -> [SecCertificate] {
-        var chain = [leaf]
-        var remaining = others
-        while let last = chain.last, last.certificate.issuerName != last.certificate.subjectName,
-            let index = remaining.firstIndex(where: { $0.certificate.subjectName == last.certificate.issuerName })
-        {
-            chain.append(remaining.remove(at: index))
-        }
-        return chain
-    }
-
-    /// True when `key` is the private key of `certificate`'s public key.
-    static func key(_ key: AsymmetricKey, matches certificate: SecCertificate) -> Bool {
-        guard key.isPrivate, let bytes = try? key.publicRepresentation(),
-            let certificateKey = try? certificate.certificate.publicKey()
-        else { return false }
-        return (try? certificateKey.publicRepresentation()) == bytes
-    }
 }

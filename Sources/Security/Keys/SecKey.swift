@@ -56,14 +56,7 @@ extension SecKey: Equatable {
 
 extension SecKey: CustomStringConvertible {
     /// The algorithm, class and size in the manner of Apple's description; never key material.
-    public var description: String {
-        let type: String
-        switch key.kind {
-        case .ellipticCurve: type = isPrivate ? "ECPrivateKey" : "ECPublicKey"
-        case .rsa: type = isPrivate ? "RSAPrivateKey" : "RSAPublicKey"
-        }
-        return "<SecKeyRef key type: \(type), block size: \(key.bitCount) bits>"
-    }
+    public var description: String { key.summary(isPrivate: isPrivate) }
 }
 
 /// Returns the type identifier of keys: what `CFGetTypeID` answers for a `SecKey`.

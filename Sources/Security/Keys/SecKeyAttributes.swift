@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -7,42 +8,31 @@ import ClavisCrypto
 /// the key was made (tag, label).
 // swift-format-ignore: AlwaysUseLowerCamelCase
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
-    let inner = key.key
-    guard let publicBytes = try? inner.publicRepresentation() else { return nil }
     let isPrivate = key.isPrivate
-    var attributes: [String: Any] = [
-        kSecClass as String: kSecClassKey,
-        kSecAttrIsSensitive as String: kCFBooleanFalse!,
-        kSecAttrIsExtractable as String: kCFBooleanTrue!,
-        kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
-        kSecAttrKeySizeInBits as String: NSNumber(value: inner.bitCount),
-        kSecAttrEffectiveKeySize as String: NSNumber(value: inner.bitCount),
-        kSecAttrApplicationLabel as String: Data(DigestAlgorithm.sha1.hash(publicBytes)) as NSData,
-        kSecAttrIsPermanent as String: kCFBooleanFalse!,
-        kSecAttrCanSign as String: NSNumber(value: isPrivate),
-        kSecAttrCanDecrypt as String: NSNumber(value: isPrivate),
-        kSecAttrCanUnwrap as String: NSNumber(value: isPrivate),
-        kSecAttrCanVerify as String: NSNumber(value: !isPrivate),
-        kSecAttrCanEncrypt as String: NSNumber(value: !isPrivate),
-        kSecAttrCanWrap as String: NSNumber(value: !isPrivate),
-        kSecAttrCanDerive as String: kCFBooleanTrue!,
-    ]
+    guard var derived = try? KeyItemFormat.derivedAttributes(of: key.key, isPrivate: isPrivate),
+        let publicBytes = try? KeyItemFormat.publicRepresentation(of: key.key)
+    else { return nil }
+    // A key in memory is not in the keychain; a stored key's own attributes say it is.
+    derived[.isPermanent] = .bool(false)
+    var attributes: [String: Any] = [kSecClass as String: kSecClassKey]
+    for (name, value) in derived { attributes[name.rawValue] = ResultShape.object(for: value) }
+    attributes[kSecAttrKeyClass as String] = isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic
     // Apple adds kSecValueData, the external representation, for private keys too; Clavis leaves the private
     // bytes out, since attribute dictionaries get printed and logged (SecKeyCopyExternalRepresentation exports
     // them when asked).
     if !isPrivate { attributes[kSecValueData as String] = Data(publicBytes) as NSData }
-    switch inner.kind {
+    switch KeyType(of: key.key) {
     case .ellipticCurve: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeECSECPrimeRandom
     case .rsa: attributes[kSecAttrKeyType as String] = kSecAttrKeyTypeRSA
     }
     // The caller's tag, label and usage flags are kept; what the key itself says (class, type, sizes, label hash,
     // data) is never overridden by an attribute given when it was made.
-    let derived: Set<String> = [
+    let facts: Set<String> = [
         kSecAttrKeyClass as String, kSecAttrKeyType as String, kSecAttrKeySizeInBits as String,
         kSecAttrEffectiveKeySize as String, kSecAttrApplicationLabel as String, kSecValueData as String,
         kSecClass as String,
     ]
-    for case (let name as String, let value) in key.givenAttributes where !derived.contains(name) {
+    for case (let name as String, let value) in key.givenAttributes where !facts.contains(name) {
         attributes[name] = value
     }
     if key.token != nil {
@@ -66,7 +56,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 public func SecKeyIsAlgorithmSupported(
     _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm
 ) -> Bool {
-    KeyAlgorithmPlan(algorithm)?.supports(operation, with: key.key, isPrivate: key.isPrivate) ?? false
+    KeyAlgorithm(algorithm)?.supports(operation, with: key.key, isPrivate: key.isPrivate) ?? false
 }
 
 /// The plan for `algorithm` when `key` supports it for `operation`; otherwise reports Apple's
@@ -74,13 +64,14 @@ public func SecKeyIsAlgorithmSupported(
 func supportedPlan(
     _ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm,
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
-) -> KeyAlgorithmPlan? {
-    guard let plan = KeyAlgorithmPlan(algorithm), plan.supports(operation, with: key.key, isPrivate: key.isPrivate)
-    else {
-        reportKeyError(errorOut, .param, "\(algorithm.rawValue): algorithm not supported by the key \(key)")
+) -> KeyAlgorithm? {
+    do throws(KeychainError) {
+        return try KeyAlgorithm.supported(
+            named: algorithm.rawValue as String, for: operation.keyOperation, key: key.key, isPrivate: key.isPrivate)
+    } catch {
+        reportKeyError(errorOut, error)
         return nil
     }
-    return plan
 }
 
 extension NSData {

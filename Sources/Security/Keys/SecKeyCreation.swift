@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
@@ -21,25 +22,12 @@ public func SecKeyCreateRandomKey(
     }
     let type = shared.removeValue(forKey: kSecAttrKeyType as String)
     let size = integer(shared.removeValue(forKey: kSecAttrKeySizeInBits as String))
-    do throws(CryptoError) {
-        let key: AsymmetricKey
-        switch (keyTypeName(type), size) {
-        case ("73", let bits?):
-            guard let curve = EllipticCurve(rawValue: bits) else {
-                reportKeyError(errorOut, .param, "unsupported EC key size: \(bits)")
-                return nil
-            }
-            key = try AsymmetricKey.generate(curve: curve)
-        case ("42", let bits?):
-            guard AsymmetricKey.rsaBitRange.contains(bits), bits.isMultiple(of: 8) else {
-                reportKeyError(errorOut, .param, "unsupported RSA key size: \(bits)")
-                return nil
-            }
-            key = try AsymmetricKey.generateRSA(bits: bits)
-        default:
-            reportKeyError(errorOut, .param, "kSecAttrKeyType and kSecAttrKeySizeInBits must name a supported key")
-            return nil
+    do throws(KeychainError) {
+        guard let code = keyTypeName(type).flatMap({ Int64($0) }), let keyType = KeyType(rawValue: code), let size
+        else {
+            throw KeychainError(.param, "kSecAttrKeyType and kSecAttrKeySizeInBits must name a supported key")
         }
+        let key = try KeySpecification(type: keyType, bits: size).generate()
         let generated = SecKey(
             key: key, attributes: shared.merging(privateAttributes) { _, new in new },
             publicKeyAttributes: shared.merging(publicAttributes) { _, new in new })
@@ -48,7 +36,7 @@ public func SecKeyCreateRandomKey(
         return storedIfPermanent(
             generated, publicKeyAttributes: shared.merging(publicAttributes) { _, new in new }, errorOut)
     } catch {
-        reportKeyError(errorOut, .param, "key generation failed")
+        reportKeyError(errorOut, error)
         return nil
     }
 }
@@ -76,23 +64,23 @@ public func SecKeyCreateWithData(
     }
     let isPrivate = keyClass == kSecAttrKeyClassPrivate as String
     let bytes = SecureBytes(copying: UnsafeRawBufferPointer(start: keyData.bytes, count: keyData.length))
-    let typeName = keyTypeName(given[kSecAttrKeyType as String])
-    let algorithm = typeName == "42" ? "RSA" : "EC"
-    do throws(CryptoError) {
-        let key: AsymmetricKey
-        switch typeName {
-        // 43 is Apple's older code for ECDSA keys, which it still reads as EC.
-        case "73", "43": key = try AsymmetricKey.ellipticCurve(x963: bytes, isPrivate: isPrivate)
-        case "42": key = try AsymmetricKey.rsa(pkcs1: bytes, isPrivate: isPrivate)
-        default:
-            reportKeyError(errorOut, .param, "Unsupported \(isPrivate ? "private" : "public") key type")
-            return nil
-        }
+    // 43 is Apple's older code for ECDSA keys, which it still reads as EC.
+    guard let code = keyTypeName(given[kSecAttrKeyType as String]).flatMap({ Int64($0) }),
+        let type = KeyType(code: code)
+    else {
+        reportKeyError(errorOut, .param, "Unsupported \(isPrivate ? "private" : "public") key type")
+        return nil
+    }
+    do throws(KeychainError) {
+        let key = try KeyItemFormat.key(
+            externalRepresentation: bytes, keyClass: (isPrivate ? KeyClass.privateKey : .publicKey).rawValue,
+            type: code)
         given.removeValue(forKey: kSecAttrKeyType as String)
         given.removeValue(forKey: kSecAttrKeyClass as String)
         given.removeValue(forKey: kSecAttrKeySizeInBits as String)
         return SecKey(key: key, attributes: given)
     } catch {
+        let algorithm = type == .rsa ? "RSA" : "EC"
         reportKeyError(
             errorOut, .param, "\(algorithm) \(isPrivate ? "private" : "public") key creation from data failed")
         return nil

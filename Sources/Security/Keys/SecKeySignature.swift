@@ -1,5 +1,5 @@
+import ClavisClient
 import ClavisCore
-import ClavisCrypto
 
 /// Signs `dataToSign` (a message or a digest, as `algorithm` says) with a private key.
 ///
@@ -11,31 +11,21 @@ public func SecKeyCreateSignature(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> CFData? {
-    guard case .signature(let plan) = supportedPlan(key, .sign, algorithm, errorOut) else { return nil }
-    do throws(CryptoError) {
-        let digest = plan.input(dataToSign.byteArray)
-        var signature: [UInt8]
-        if let token = key.token {
-            // The keychain service signs with the key it holds; the digest is all it sees.
-            if let expected = plan.digest, digest.count != expected.byteCount {
-                reportKeyError(errorOut, .param, "bad digest size for \(algorithm.rawValue)")
-                return nil
-            }
-            do throws(KeychainError) {
-                signature = try token.run(.signDigest(digest)).withUnsafeBytes { Array($0) }
-            } catch {
-                reportKeyError(errorOut, error)
-                return nil
-            }
-        } else {
-            signature = try key.key.sign(digest: digest, algorithm: plan.digest, padding: plan.padding)
+    guard case .signature(let scheme) = supportedPlan(key, .sign, algorithm, errorOut) else { return nil }
+    do throws(KeychainError) {
+        let name = algorithm.rawValue as String
+        guard let token = key.token else {
+            return Data(try KeySignature.sign(dataToSign.byteArray, with: key.key, scheme: scheme, algorithmName: name))
+                as NSData
         }
-        if plan.rawECDSA, case .ellipticCurve(let curve) = key.key.kind {
-            signature = try ECDSASignature.raw(fromDER: signature, curve: curve)
+        // The keychain service signs with the key it holds; the digest is all it sees.
+        let signature = try KeySignature.sign(dataToSign.byteArray, with: key.key, scheme: scheme, algorithmName: name)
+        {
+            (digest) throws(KeychainError) in try token.run(.signDigest(digest))
         }
         return Data(signature) as NSData
     } catch {
-        reportKeyError(errorOut, .param, "\(algorithm.rawValue): the input cannot be signed with this key")
+        reportKeyError(errorOut, error)
         return nil
     }
 }
@@ -48,37 +38,14 @@ public func SecKeyVerifySignature(
     _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
     _ errorOut: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> Bool {
-    guard case .signature(let plan) = supportedPlan(key, .verify, algorithm, errorOut) else { return false }
-    let digest = plan.input(signedData.byteArray)
-    if let expected = plan.digest, digest.count != expected.byteCount {
-        reportKeyError(errorOut, .param, "bad digest size for \(algorithm.rawValue)")
+    guard case .signature(let scheme) = supportedPlan(key, .verify, algorithm, errorOut) else { return false }
+    do throws(KeychainError) {
+        try KeySignature.verify(
+            signature.byteArray, over: signedData.byteArray, with: key.key, scheme: scheme,
+            algorithmName: algorithm.rawValue as String)
+        return true
+    } catch {
+        reportKeyError(errorOut, error)
         return false
-    }
-    if plan.padding == .none, digest.count != key.key.blockByteCount {
-        reportKeyError(errorOut, .param, "raw RSA input must be \(key.key.blockByteCount) bytes")
-        return false
-    }
-    var bytes = signature.byteArray
-    if plan.rawECDSA, case .ellipticCurve(let curve) = key.key.kind {
-        guard let der = try? ECDSASignature.der(fromRaw: bytes, curve: curve) else {
-            reportKeyError(errorOut, .verifyFailed, "Wrong ECDSA RFC4754 signature")
-            return false
-        }
-        bytes = der
-    }
-    let verified =
-        (try? key.key.verify(signature: bytes, digest: digest, algorithm: plan.digest, padding: plan.padding))
-    guard verified == true else {
-        reportKeyError(errorOut, .verifyFailed, "\(algorithm.rawValue): signature verification failed")
-        return false
-    }
-    return true
-}
-
-extension KeyAlgorithmPlan.Signature {
-    /// The digest the key signs: the message hashed, or the input as it is.
-    func input(_ data: [UInt8]) -> [UInt8] {
-        guard hashesMessage, let digest else { return data }
-        return digest.hash(data)
     }
 }

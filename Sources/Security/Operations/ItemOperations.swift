@@ -25,17 +25,21 @@ enum ItemOperations {
             return try IdentityItems.add(given, identity: identity, result)
         }
         let request = try ItemRequest(attributes, for: .add)
+        let item = newItem(for: request)
+        var added = try KeychainClient().add(item, authentication: request.authentication.call)
+        guard let result, !request.returns.isEmpty else { return }
+        if request.returns.contains(.data) || request.returns.contains(.reference) { added.secret = item.secret }
+        result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
+    }
+
+    /// The item an add request stores: its attributes with its group, `sync` and protection, and its secret.
+    static func newItem(for request: ItemRequest) -> NewItem {
         var itemAttributes = request.attributes
         if let group = request.accessGroup { itemAttributes[.accessGroup] = .string(group) }
         itemAttributes[.synchronizable] = .bool(request.synchronizable == .yes)
         itemAttributes[.accessible] = .string((request.protection ?? .default).rawValue)
         let secret = request.keySecret ?? SecureBytes(request.secret ?? Data())
-        var added = try KeychainClient().add(
-            NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret),
-            authentication: request.authentication.call)
-        guard let result, !request.returns.isEmpty else { return }
-        if request.returns.contains(.data) || request.returns.contains(.reference) { added.secret = secret }
-        result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
+        return NewItem(itemClass: request.itemClass, attributes: itemAttributes, secret: secret)
     }
 
     /// `SecKeyCreateRandomKey` with a token: the key item `attributes` describe, generated and stored by the keychain
@@ -44,18 +48,13 @@ enum ItemOperations {
         -> (Item, CallAuthentication)
     {
         let request = try ItemRequest(attributes, for: .add)
-        guard request.synchronizable != .yes else {
-            throw KeychainError(.param, "a key held by a token never leaves the device, so it cannot synchronize")
-        }
         var itemAttributes = request.attributes
         if let group = request.accessGroup { itemAttributes[.accessGroup] = .string(group) }
-        itemAttributes[.synchronizable] = .bool(false)
+        itemAttributes[.synchronizable] = .bool(request.synchronizable == .yes)
         if let protection = request.protection { itemAttributes[.accessible] = .string(protection.rawValue) }
         let authentication = request.authentication.call
-        let item = try KeychainClient().addGeneratedKey(
-            NewItem(itemClass: .key, attributes: itemAttributes, secret: SecureBytes(Data())),
-            authentication: authentication)
-        return (item, authentication)
+        let key = try KeychainClient().generateTokenKey(attributes: itemAttributes, authentication: authentication)
+        return (key.item, authentication)
     }
 
     /// `SecItemCopyMatching`: finds items in the caller's groups; `errSecItemNotFound` when none match.
@@ -109,7 +108,7 @@ enum ItemOperations {
     }
 
     /// The query for a request: the group it names, else every group the caller holds (the service checks both).
-    private static func itemQuery(for request: ItemRequest, limit: MatchLimit) -> ItemQuery {
+    static func itemQuery(for request: ItemRequest, limit: MatchLimit) -> ItemQuery {
         ItemQuery(
             itemClass: request.itemClass, attributes: request.attributes, synchronizable: request.synchronizable,
             accessGroups: request.accessGroup.map { [$0] }, persistentReference: request.persistentReference,

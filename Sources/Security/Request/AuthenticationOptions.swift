@@ -22,6 +22,9 @@ struct AuthenticationOptions {
     var prompt: String?
     /// `kSecUseAuthenticationUI`.
     var interface: Interface = .allow
+    /// Whether a locked keychain's passcode may be asked for: the macOS file keychain's rules, not the
+    /// data-protection keychain's (`Compatibility`).
+    var asksToUnlock = true
 
     init() {}
 
@@ -68,6 +71,7 @@ struct AuthenticationOptions {
             }
         let contextReason = context.flatMap { $0.localizedReason.isEmpty ? nil : $0.localizedReason }
         return CallAuthentication(
-            session: context?.clavisSession, interface: interface, reason: prompt ?? contextReason)
+            session: context?.clavisSession, interface: interface, reason: prompt ?? contextReason,
+            asksToUnlock: asksToUnlock)
     }
 }

@@ -14,7 +14,9 @@ import ClavisCore
 /// | `SecItemUpdate` | `kSecReturnData`, `kSecReturnAttributes`, `kSecReturnRef`, `kSecReturnPersistentRef` set to true | `kSecMatchLimit` (update acts on every match) |
 /// | `SecItemDelete` | `kSecMatchLimit` other than `kSecMatchLimitAll` | `kSecReturn*` (ignored) |
 ///
-/// The file keychain accepts and ignores all of them; update and delete act on every match under both.
+/// The file keychain accepts and ignores all of them; update and delete act on every match under both. And a call
+/// that meets a locked keychain asks for its passcode under the file keychain's rules; under the data-protection
+/// keychain's, it answers `errSecInteractionNotAllowed`, as a locked iOS device does.
 enum Compatibility: Sendable, Equatable {
     /// The macOS file keychain: accepts the extra keys many callers written for macOS send.
     case macOS

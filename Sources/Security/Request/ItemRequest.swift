@@ -91,6 +91,8 @@ struct ItemRequest {
         }
         (accessControl, protection) = try Self.protection(&query)
         authentication = try AuthenticationOptions(&query, for: operation)
+        // A locked iOS device answers errSecInteractionNotAllowed; only the macOS file keychain asks to unlock.
+        authentication.asksToUnlock = rules == .macOS
         guard itemClass.isStorable else {
             // Keys, certificates and identities are not stored yet: a search, update or delete reads the keys every
             // class shares and finds nothing, so the rest (their own attributes and match keys) is not read.

@@ -1,20 +1,13 @@
+import ClavisClient
 import ClavisCore
 
 /// What a trust evaluation checks besides the chain (Apple's `SecPolicy`): the basic X.509 policy, or SSL with
 /// an optional hostname.
 public final class SecPolicy: Sendable {
-    /// The checks a policy adds.
-    enum Kind: Sendable, Equatable {
-        /// A valid chain to a trusted anchor, nothing more.
-        case basicX509
-        /// A TLS server (`server` true, then the hostname when given) or client certificate.
-        case ssl(server: Bool, hostname: String?)
-    }
-
     /// The policy's checks.
-    let kind: Kind
+    let kind: TrustPolicy
 
-    init(_ kind: Kind) {
+    init(_ kind: TrustPolicy) {
         self.kind = kind
     }
 }

@@ -1,12 +1,9 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
 
-// Evaluation builds the chain with OpenSSL (CertificateChainVerifier) from the certificates given and the
-// anchors, and answers with Apple's codes: errSecCertificateExpired, errSecCertificateNotValidYet,
-// errSecHostNameMismatch, errSecInvalidExtendedKeyUsage, or errSecNotTrusted for any other refusal.
-
-/// The directory of system anchors, as Debian and its derivatives keep it (hashed links made by c_rehash).
-private let systemAnchorDirectory = "/etc/ssl/certs"
+// Evaluation is CertificateTrust's (ClavisClient): OpenSSL builds the chain from the certificates given and the
+// anchors, and a refusal answers with Apple's codes.
 
 extension SecTrust {
     /// The last evaluation, or a new one when a setting changed since.
@@ -19,65 +16,26 @@ extension SecTrust {
         }
     }
 
-    /// Verifies the chain the state describes against every policy, as Apple's trust requires: each SSL policy on
-    /// its own (its purpose and host name), and basic X.509 as the chain alone; the first failure is the answer.
+    /// Evaluates the chain the state describes under its policies; the chain built comes back as the
+    /// `SecCertificate` objects the caller gave where it holds them.
     private static func evaluate(_ state: State) -> Evaluation {
-        var checks: [(server: Bool, hostname: String?)?] = state.policies.compactMap { policy in
-            guard case .ssl(let server, let hostname) = policy.kind else { return nil }
-            return (server, hostname)
-        }
-        if checks.isEmpty { checks = [nil] }
-        var passed: Evaluation?
-        for ssl in checks {
-            let evaluation = evaluate(state, ssl: ssl)
-            if evaluation.failure != nil { return evaluation }
-            passed = evaluation
-        }
-        return passed ?? evaluate(state, ssl: nil)
-    }
-
-    /// Verifies the chain for one SSL policy's purpose and host name, or for basic X.509 when `ssl` is nil.
-    private static func evaluate(_ state: State, ssl: (server: Bool, hostname: String?)?) -> Evaluation {
-        var verifier = CertificateChainVerifier()
-        verifier.anchors = (state.anchors ?? []).map(\.certificate)
-        verifier.trustsSystemAnchors = !state.anchorsOnly
-        verifier.systemAnchorDirectory = systemAnchorDirectory
+        var trust = CertificateTrust(
+            certificates: state.certificates.map(\.certificate), policies: state.policies.map(\.kind))
+        trust.anchors = (state.anchors ?? []).map(\.certificate)
+        trust.anchorsOnly = state.anchorsOnly
         // A date a caller set may be anything a Double holds: NaN counts as now, the rest is clamped to the years
         // 1 to 9999, which certificates' times can name.
-        verifier.time = state.verifyDate.flatMap { date in
+        trust.time = state.verifyDate.flatMap { date in
             let seconds = date.timeIntervalSince1970.rounded(.down)
             guard !seconds.isNaN else { return nil }
             return Int64(min(max(seconds, -62_135_596_800), 253_402_300_799))
         }
-        if let ssl {
-            verifier.purpose = ssl.server ? .sslServer : .sslClient
-            if ssl.server, let hostname = ssl.hostname, !hostname.isEmpty { verifier.hostname = hostname }
-        }
-        let leaf = state.certificates[0]
-        guard
-            let result = try? verifier.verify(
-                leaf.certificate, intermediates: state.certificates.dropFirst().map(\.certificate))
-        else {
-            return Evaluation(chain: [leaf], failure: (errSecInternal, "the trust could not be evaluated"))
-        }
+        let evaluation = trust.evaluate()
         let known = state.certificates + (state.anchors ?? [])
-        let chain = result.chain.map { built in
+        let chain = evaluation.chain.map { built in
             known.first { $0.certificate.der == built.der } ?? SecCertificate(built)
         }
-        guard let failure = result.failure else { return Evaluation(chain: chain, failure: nil) }
-        let name = "\u{201C}\(chain[result.failingIndex].subjectSummary ?? "")\u{201D} certificate"
-        switch failure {
-        case .expired: return Evaluation(chain: chain, failure: (errSecCertificateExpired, "\(name) is expired"))
-        case .notYetValid:
-            return Evaluation(chain: chain, failure: (errSecCertificateNotValidYet, "\(name) is not yet valid"))
-        case .hostnameMismatch:
-            return Evaluation(chain: chain, failure: (errSecHostNameMismatch, "\(name) name does not match input"))
-        case .invalidPurpose:
-            return Evaluation(
-                chain: chain, failure: (errSecInvalidExtendedKeyUsage, "\(name) is not permitted for this usage"))
-        case .notTrusted, .other:
-            return Evaluation(chain: chain, failure: (errSecNotTrusted, "\(name) is not trusted"))
-        }
+        return Evaluation(chain: chain, failure: evaluation.failure.map { ($0.osStatus, $0.reason) })
     }
 }
 

@@ -14,7 +14,7 @@ struct AppCommand: RunnableCommand {
     enum Action {
         case register(executable: String, entitlements: String, pin: Bool, administrator: Bool)
         case list
-        case remove(String)
+        case remove(String, deletingItems: Bool)
     }
 
     var action: Action
@@ -31,6 +31,9 @@ struct AppCommand: RunnableCommand {
             OptionSpec(flag: "--pin", help: "register: only this build, by its SHA-256 (a changed binary loses it)"),
             OptionSpec(
                 flag: "--administrator", help: "register: the program may set, change or remove the keychain passcode"),
+            OptionSpec(
+                flag: "--delete-items",
+                help: "remove: also delete the app's items in groups no other registered app holds (else they stay)"),
             OptionSpec(flag: "--registry", valueName: "folder", help: "the registry folder to use"),
         ],
         operands: "register | list | remove APP", usesItems: false
@@ -59,7 +62,8 @@ struct AppCommand: RunnableCommand {
             guard parsed.operands.count == 2 else {
                 throw UsageError(message: "app remove needs the application identifier (or executable) to remove")
             }
-            return AppCommand(action: .remove(parsed.operands[1]), registry: registry)
+            return AppCommand(
+                action: .remove(parsed.operands[1], deletingItems: parsed.has("--delete-items")), registry: registry)
         default:
             throw UsageError(message: "app needs register, list or remove")
         }
@@ -120,11 +124,17 @@ struct AppCommand: RunnableCommand {
                                 + "  groups: \(groups)")
                     }
                 }
-            case .remove(let name):
-                guard try registry.remove(applicationIdentifier: name) else {
+            case .remove(let name, let deletingItems):
+                guard let (_, unshared) = try registry.removeRegistration(of: name) else {
                     throw KeychainError(.itemNotFound, "no app \(name) is registered in \(registry.path)")
                 }
                 Console.out("removed \(name) from \(registry.path)")
+                if deletingItems {
+                    let purge = try KeychainClient().purgeAccessGroups(unshared)
+                    Console.out("deleted \(purge.deleted) items of \(name)")
+                } else {
+                    Console.out("its items stay, and come back when \(name) is registered again")
+                }
             }
             return ExitStatus.success
         } catch {

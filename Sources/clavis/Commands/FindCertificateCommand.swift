@@ -33,8 +33,7 @@ struct FindCertificateCommand: RunnableCommand {
     func run(_ context: CommandContext) -> Int32 {
         var matches: [(item: Item, certificate: X509Certificate)]
         do throws(KeychainError) {
-            let items = try KeychainClient().find(ItemQuery(itemClass: .certificate, returnsSecret: true))
-            matches = items.compactMap { item in Self.certificate(of: item).map { (item: item, certificate: $0) } }
+            matches = try KeychainClient().findCertificates().map { (item: $0.item, certificate: $0.certificate) }
                 .filter { self.matches($0) }
             guard !matches.isEmpty else {
                 throw KeychainError(.itemNotFound, "no certificate matches")
@@ -54,9 +53,9 @@ struct FindCertificateCommand: RunnableCommand {
                 lines.append("SHA-1 hash: " + ItemFormatter.hex(DigestAlgorithm.sha1.hash(certificate.der)))
             }
             if emails {
-                for address in Self.emailAddresses(of: certificate) { lines.append("email: \(address)") }
+                for address in certificate.emailAddresses { lines.append("email: \(address)") }
             }
-            lines.append(pem ? PublicKeyPEM.block("CERTIFICATE", Data(certificate.der)) : context.formatter.block(item))
+            lines.append(pem ? PEM.block("CERTIFICATE", Data(certificate.der)) : context.formatter.block(item))
             var text = lines.joined(separator: "\n")
             while text.hasSuffix("\n") { text.removeLast() }
             Console.out(text)
@@ -73,7 +72,7 @@ struct FindCertificateCommand: RunnableCommand {
             }
         }
         if let email,
-            !Self.emailAddresses(of: match.certificate).contains(where: { $0.lowercased() == email.lowercased() })
+            !match.certificate.emailAddresses.contains(where: { $0.lowercased() == email.lowercased() })
         {
             return false
         }
@@ -84,19 +83,8 @@ struct FindCertificateCommand: RunnableCommand {
         guard case .object(var object) = ItemFormatter.jsonObject(match.item, secret: nil) else { return .null }
         let der = match.certificate.der
         object["sha256"] = .string(ItemFormatter.hex(DigestAlgorithm.sha256.hash(der)))
-        object["emailAddresses"] = .array(Self.emailAddresses(of: match.certificate).map { .string($0) })
-        if pem { object["pem"] = .string(PublicKeyPEM.block("CERTIFICATE", Data(der))) }
+        object["emailAddresses"] = .array(match.certificate.emailAddresses.map { .string($0) })
+        if pem { object["pem"] = .string(PEM.block("CERTIFICATE", Data(der))) }
         return .object(object)
-    }
-
-    /// The certificate a stored item holds (its secret is the DER), or nil.
-    private static func certificate(of item: Item) -> X509Certificate? {
-        item.secret?.withUnsafeBytes { try? X509Certificate(der: Array($0)) }
-    }
-
-    /// The rfc822Name entries of the subject alternative names, then the subject's emailAddress attributes, in the
-    /// order Apple lists them.
-    private static func emailAddresses(of certificate: X509Certificate) -> [String] {
-        certificate.alternativeEmailAddresses + certificate.subjectEmailAddresses
     }
 }

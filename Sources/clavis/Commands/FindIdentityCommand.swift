@@ -1,7 +1,6 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
-import Foundation
-import Security
 
 /// `find-identity`: the caller's identities (a certificate with its private key), and which of them are valid for a
 /// policy, as macOS `security find-identity` lists them: the certificate's SHA-1 hash and its common name.
@@ -35,35 +34,30 @@ struct FindIdentityCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassIdentity, kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnRef as String: true,
-        ]
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess || status == errSecItemNotFound else {
-            return context.fail("SecItemCopyMatching", status)
+        let client: KeychainClient
+        let identities: [Identity]
+        do throws(KeychainError) {
+            client = try KeychainClient()
+            identities = try client.findIdentities()
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
         }
-        let issuers = Self.storedCertificates()
+        let issuers = Self.storedCertificates(client)
         var listed: [Listed] = []
-        for object in result as? [AnyObject] ?? [] where CFGetTypeID(object) == SecIdentityGetTypeID() {
-            var certificate: SecCertificate?
-            guard SecIdentityCopyCertificate(object as! SecIdentity, &certificate) == errSecSuccess, let certificate
-            else { continue }
-            let der = Array(SecCertificateCopyData(certificate) as Data)
-            var commonName: CFString?
-            _ = SecCertificateCopyCommonName(certificate, &commonName)
+        for identity in identities where identity.privateKey != nil {
+            guard let certificate = identity.certificate?.certificate else { continue }
             listed.append(
                 Listed(
-                    hash: ItemFormatter.hex(Data(DigestAlgorithm.sha1.hash(der))),
-                    name: (commonName as String?) ?? "", isValid: isValid(certificate, issuers: issuers)))
+                    hash: ItemFormatter.hex(DigestAlgorithm.sha1.hash(certificate.der)),
+                    name: certificate.commonNames.last ?? "", isValid: isValid(certificate, issuers: issuers)))
         }
         if context.json {
             Console.out(
                 ItemFormatter.jsonText(
-                    listed.filter { !validOnly || $0.isValid }.map {
-                        ["sha1": $0.hash, "commonName": $0.name, "valid": $0.isValid] as [String: Any]
-                    }))
+                    .array(
+                        listed.filter { !validOnly || $0.isValid }.map {
+                            ["sha1": .string($0.hash), "commonName": .string($0.name), "valid": .bool($0.isValid)]
+                        })))
             return ExitStatus.success
         }
         var lines = ["Policy: \(policyTitle)"]
@@ -93,31 +87,19 @@ struct FindIdentityCommand: RunnableCommand {
 
     /// True when the certificate chains, through the stored certificates, to a root the system trusts
     /// (`/etc/ssl/certs`) and passes the policy now.
-    private func isValid(_ certificate: SecCertificate, issuers: [SecCertificate]) -> Bool {
-        let secPolicy: SecPolicy =
+    private func isValid(_ certificate: X509Certificate, issuers: [X509Certificate]) -> Bool {
+        let trustPolicy: TrustPolicy =
             switch policy {
-            case "ssl-server": SecPolicyCreateSSL(true, policyString.map { $0 as CFString })
-            case "ssl-client": SecPolicyCreateSSL(false, nil)
-            default: SecPolicyCreateBasicX509()
+            case "ssl-server": .ssl(server: true, hostname: policyString)
+            case "ssl-client": .ssl(server: false, hostname: nil)
+            default: .basicX509
             }
-        var trust: SecTrust?
-        let chain = [certificate] + issuers.filter { $0 != certificate }
-        guard SecTrustCreateWithCertificates(chain as CFArray, secPolicy, &trust) == errSecSuccess, let trust else {
-            return false
-        }
-        return SecTrustEvaluateWithError(trust, nil)
+        let chain = [certificate] + issuers.filter { $0.der != certificate.der }
+        return CertificateTrust(certificates: chain, policies: [trustPolicy]).evaluate().isTrusted
     }
 
     /// Every certificate the caller holds, as intermediates for the identities' chains.
-    private static func storedCertificates() -> [SecCertificate] {
-        let query: [String: Any] = [
-            kSecClass as String: kSecClassCertificate, kSecMatchLimit as String: kSecMatchLimitAll,
-            kSecReturnRef as String: true,
-        ]
-        var result: CFTypeRef?
-        guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return [] }
-        return (result as? [AnyObject] ?? []).compactMap { object in
-            CFGetTypeID(object) == SecCertificateGetTypeID() ? (object as! SecCertificate) : nil
-        }
+    private static func storedCertificates(_ client: KeychainClient) -> [X509Certificate] {
+        ((try? client.findCertificates()) ?? []).map(\.certificate)
     }
 }

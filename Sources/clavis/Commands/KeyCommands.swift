@@ -1,12 +1,11 @@
 import ClavisClient
 import ClavisCore
-import Foundation
-import Security
+import FoundationEssentials
 
 /// `generate-key`: a new EC or RSA key pair kept in the keychain (its private key never printed); the public key
 /// comes out as PEM, as `openssl` reads it.
 struct GenerateKeyCommand: RunnableCommand {
-    var keyType: CFString
+    var keyType: KeyType
     var bits: Int
     var label: String?
     var tag: String?
@@ -26,11 +25,11 @@ struct GenerateKeyCommand: RunnableCommand {
         ]
     ) { (parsed) throws(UsageError) in
         let type = parsed.value("-t") ?? "ec"
-        let keyType: CFString
+        let keyType: KeyType
         let defaultBits: Int
         switch type {
-        case "ec": (keyType, defaultBits) = (kSecAttrKeyTypeECSECPrimeRandom, 256)
-        case "rsa": (keyType, defaultBits) = (kSecAttrKeyTypeRSA, 2048)
+        case "ec": (keyType, defaultBits) = (.ellipticCurve, 256)
+        case "rsa": (keyType, defaultBits) = (.rsa, 2048)
         default: throw UsageError(message: "-t takes ec or rsa, not '\(type.prefix(16))'")
         }
         var bits = defaultBits
@@ -47,13 +46,10 @@ struct GenerateKeyCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        var attributes: [String: Any] = [
-            kSecAttrKeyType as String: keyType, kSecAttrKeySizeInBits as String: bits,
-            kSecAttrIsPermanent as String: true,
-        ]
-        if let label { attributes[kSecAttrLabel as String] = label }
-        if let tag { attributes[kSecAttrApplicationTag as String] = Data(tag.utf8) }
-        if let accessGroup { attributes[kSecAttrAccessGroup as String] = accessGroup }
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        if let label { attributes[.label] = .string(label) }
+        if let tag { attributes[.applicationTag] = .data(Data(tag.utf8)) }
+        if let accessGroup { attributes[.accessGroup] = .string(accessGroup) }
         // The public key's file is checked before the key is made (never over an existing file, a link or the
         // keychain's own), and a key whose file cannot be written is removed again.
         let file = output.map { BackupFile(path: $0, keychain: ClavisConfiguration.current.home) }
@@ -62,43 +58,44 @@ struct GenerateKeyCommand: RunnableCommand {
         } catch {
             return context.fail("generate-key", error)
         }
-        var error: Unmanaged<CFError>?
-        guard let key = SecKeyCreateRandomKey(attributes as CFDictionary, &error),
-            let publicKey = SecKeyCopyPublicKey(key)
-        else {
-            return context.fail("SecKeyCreateRandomKey", KeyFailure.status(of: error))
+        let client: KeychainClient
+        let privateKey: StoredKey
+        do throws(KeychainError) {
+            client = try KeychainClient()
+            // The pair is stored as SecKeyCreateRandomKey with kSecAttrIsPermanent stores it: both keys, or none.
+            (privateKey, _) = try client.generateKeyPair(
+                KeySpecification(type: keyType, bits: bits), privateKeyAttributes: attributes,
+                publicKeyAttributes: attributes)
+        } catch {
+            return context.fail("SecKeyCreateRandomKey", error)
         }
-        let applicationLabel = (SecKeyCopyAttributes(key) as? [String: Any])?[kSecAttrApplicationLabel as String]
-        let hash = (applicationLabel as? Data).map(ItemFormatter.hex) ?? ""
-        guard let pem = PublicKeyPEM.text(of: publicKey) else {
-            return context.fail("SecKeyCopyExternalRepresentation", errSecInternal)
+        let applicationLabel = privateKey.item.attributes[.applicationLabel]
+        let hash: String
+        if case .data(let label) = applicationLabel { hash = ItemFormatter.hex(label) } else { hash = "" }
+        let pem: String
+        do throws(KeychainError) {
+            pem = try PublicKeyInfo.pem(of: privateKey.publicKey())
+        } catch {
+            return context.fail("SecKeyCopyExternalRepresentation", error)
         }
         if let file {
             do throws(KeychainError) {
                 try file.save(Data(pem.utf8), replacing: false)
             } catch {
-                if let label = applicationLabel as? Data {
-                    SecItemDelete(
-                        [kSecClass as String: kSecClassKey, kSecAttrApplicationLabel as String: label] as CFDictionary)
+                if let applicationLabel {
+                    _ = try? client.delete(
+                        ItemQuery(itemClass: .key, attributes: [.applicationLabel: applicationLabel]))
                 }
                 return context.fail("generate-key", error)
             }
         }
         if context.json {
-            var object: [String: Any] = ["applicationLabel": hash]
-            if output == nil { object["publicKey"] = pem }
-            Console.out(ItemFormatter.jsonText(object))
+            var object: [String: JSONValue] = ["applicationLabel": .string(hash)]
+            if output == nil { object["publicKey"] = .string(pem) }
+            Console.out(ItemFormatter.jsonText(.object(object)))
         } else if output == nil {
             Console.out(pem.hasSuffix("\n") ? String(pem.dropLast()) : pem)
         }
         return ExitStatus.success
-    }
-}
-
-/// The status a `CFError` out-parameter carries (`errSecInternal` when there is none).
-enum KeyFailure {
-    static func status(of error: Unmanaged<CFError>?) -> OSStatus {
-        guard let error = error?.takeRetainedValue() else { return errSecInternal }
-        return OSStatus(truncatingIfNeeded: CFErrorGetCode(error))
     }
 }

@@ -1,7 +1,7 @@
+import ClavisClient
 import ClavisCore
 import ClavisCrypto
-import Foundation
-import Security
+import FoundationEssentials
 
 /// `import` of keys and certificates as other tools write them: PEM blocks (`CERTIFICATE`, `PUBLIC KEY`, `PRIVATE
 /// KEY`, `EC PRIVATE KEY`, `RSA PRIVATE KEY`; `EC PARAMETERS` and text around the blocks are passed over) or one DER
@@ -14,8 +14,8 @@ struct KeyFileImport {
 
     /// One thing to import, parsed.
     enum Entry {
-        case certificate(SecCertificate)
-        case key(SecKey)
+        case certificate(X509Certificate)
+        case key(AsymmetricKey)
     }
 
     /// The entries of `contents` when it holds keys or certificates; `nil` when it holds none (a backup, then).
@@ -23,7 +23,7 @@ struct KeyFileImport {
     /// - Throws: `decode` for a PEM block that does not parse, `unimplemented` for one of another kind (an
     ///   encrypted key).
     static func entries(of contents: SecureBytes) throws(KeychainError) -> [Entry]? {
-        if let certificate = SecCertificateCreateWithData(nil, contents.withUnsafeBytes { Data($0) } as CFData) {
+        if let certificate = contents.withUnsafeBytes({ try? X509Certificate(der: Array($0)) }) {
             return [.certificate(certificate)]
         }
         if let key = key(der: contents, isPrivate: true) ?? key(der: contents, isPrivate: false) { return [.key(key)] }
@@ -41,13 +41,13 @@ struct KeyFileImport {
 
     /// The entries of the PEM blocks in `bytes`, or `nil` when there is none.
     private static func pemEntries(_ bytes: Data) throws(KeychainError) -> [Entry]? {
-        guard let begin = bytes.range(of: Data("-----BEGIN ".utf8)) else { return nil }
+        guard let begin = bytes.firstRange(of: Data("-----BEGIN ".utf8)) else { return nil }
         var entries: [Entry] = []
         var rest = bytes[begin.lowerBound...]
-        while let start = rest.range(of: Data("-----BEGIN ".utf8)) {
-            guard let nameEnd = rest[start.upperBound...].range(of: Data("-----".utf8)) else { break }
+        while let start = rest.firstRange(of: Data("-----BEGIN ".utf8)) {
+            guard let nameEnd = rest[start.upperBound...].firstRange(of: Data("-----".utf8)) else { break }
             let name = String(decoding: rest[start.upperBound..<nameEnd.lowerBound], as: UTF8.self)
-            guard let end = rest[nameEnd.upperBound...].range(of: Data("-----END \(name)-----".utf8)) else {
+            guard let end = rest[nameEnd.upperBound...].firstRange(of: Data("-----END \(name)-----".utf8)) else {
                 throw KeychainError(.decode, "the PEM block \(name.prefix(32)) has no end line")
             }
             var body = Data(rest[nameEnd.upperBound..<end.lowerBound])
@@ -61,8 +61,9 @@ struct KeyFileImport {
             der.resetBytes(in: 0..<der.count)
             switch name {
             case "CERTIFICATE":
-                guard let certificate = SecCertificateCreateWithData(nil, secure.withUnsafeBytes { Data($0) } as CFData)
-                else { throw KeychainError(.decode, "a CERTIFICATE block is not a DER certificate") }
+                guard let certificate = secure.withUnsafeBytes({ try? X509Certificate(der: Array($0)) }) else {
+                    throw KeychainError(.decode, "a CERTIFICATE block is not a DER certificate")
+                }
                 entries.append(.certificate(certificate))
             case "PUBLIC KEY", "PRIVATE KEY", "EC PRIVATE KEY", "RSA PRIVATE KEY":
                 guard let key = key(der: secure, isPrivate: name != "PUBLIC KEY") else {
@@ -81,54 +82,48 @@ struct KeyFileImport {
 
     /// Adds every entry, or none: a failure removes what was added and answers its call and status.
     func add(_ entries: [Entry], _ context: CommandContext) -> Int32 {
-        var imported = ImportedItems()
-        for entry in entries {
-            var items: [[String: Any]] = []
-            switch entry {
-            case .certificate(let certificate):
-                var item: [String: Any] = [
-                    kSecClass as String: kSecClassCertificate, kSecValueRef as String: certificate,
-                ]
-                if let label { item[kSecAttrLabel as String] = label }
-                items.append(item)
-            case .key(let key):
-                items.append(keyItem(key))
-                let isPrivate = key.attributeText(kSecAttrKeyClass) == kSecAttrKeyClassPrivate as String
-                if isPrivate, let publicKey = SecKeyCopyPublicKey(key) { items.append(keyItem(publicKey)) }
-            }
-            for item in items {
-                let status = imported.add(item)
-                guard status == errSecSuccess else { return imported.undo("SecItemAdd", status, context) }
+        ImportedItems.importing(context) { (imported) throws(KeychainError) in
+            for entry in entries {
+                switch entry {
+                case .certificate(let certificate):
+                    var attributes: [AttributeKey: AttributeValue] = [:]
+                    if let label { attributes[.label] = .string(label) }
+                    try imported.add(CertificateItemFormat.newItem(for: certificate, attributes: attributes))
+                case .key(let key):
+                    try imported.add(KeyItemFormat.newItem(for: key, attributes: keyAttributes))
+                    if key.isPrivate {
+                        try imported.add(KeyItemFormat.newItem(for: try publicKey(of: key), attributes: keyAttributes))
+                    }
+                }
             }
         }
-        return imported.report(context)
     }
 
-    private func keyItem(_ key: SecKey) -> [String: Any] {
-        var item: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key]
-        if let tag { item[kSecAttrApplicationTag as String] = Data(tag.utf8) }
-        if let label { item[kSecAttrLabel as String] = label }
-        return item
+    /// The tag and label the keys imported take.
+    private var keyAttributes: [AttributeKey: AttributeValue] {
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        if let tag { attributes[.applicationTag] = .data(Data(tag.utf8)) }
+        if let label { attributes[.label] = .string(label) }
+        return attributes
     }
 
-    /// A `SecKey` from a standard DER key, through Apple's external representation of it.
-    private static func key(der: SecureBytes, isPrivate: Bool) -> SecKey? {
-        guard let parsed = try? AsymmetricKey.standardDER(der, isPrivate: isPrivate) else { return nil }
-        var bytes: Data
-        if isPrivate {
-            guard let representation = try? parsed.privateRepresentation() else { return nil }
-            bytes = representation.withUnsafeBytes { Data($0) }
-        } else {
-            guard let representation = try? parsed.publicRepresentation() else { return nil }
-            bytes = Data(representation)
+    /// The public half of a private key read from a file.
+    private func publicKey(of key: AsymmetricKey) throws(KeychainError) -> AsymmetricKey {
+        do throws(CryptoError) {
+            return try key.publicKey()
+        } catch {
+            throw KeychainError(.param, "the public key could not be made")
         }
-        defer { bytes.resetBytes(in: 0..<bytes.count) }
-        let type: CFString
-        if case .rsa = parsed.kind { type = kSecAttrKeyTypeRSA } else { type = kSecAttrKeyTypeECSECPrimeRandom }
-        let attributes: [String: Any] = [
-            kSecAttrKeyType as String: type,
-            kSecAttrKeyClass as String: isPrivate ? kSecAttrKeyClassPrivate : kSecAttrKeyClassPublic,
-        ]
-        return SecKeyCreateWithData(bytes as CFData, attributes as CFDictionary, nil)
+    }
+
+    /// A key from a standard DER key (PKCS#8, SEC1 or PKCS#1 private; SubjectPublicKeyInfo public) that Apple's
+    /// external representation holds, as `SecKeyCreateWithData` would take it back.
+    private static func key(der: SecureBytes, isPrivate: Bool) -> AsymmetricKey? {
+        guard let parsed = try? AsymmetricKey.standardDER(der, isPrivate: isPrivate),
+            let bytes = try? KeyItemFormat.externalRepresentation(of: parsed)
+        else { return nil }
+        let keyClass = isPrivate ? KeyClass.privateKey : .publicKey
+        return try? KeyItemFormat.key(
+            externalRepresentation: bytes, keyClass: keyClass.rawValue, type: KeyType(of: parsed).rawValue)
     }
 }

@@ -1,13 +1,20 @@
+import ClavisClient
 import ClavisCore
-import Foundation
-import Security
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// `sign` and `verify`: a signature over a file with a key pair the keychain keeps, found by tag or label.
 struct SignatureCommand: RunnableCommand {
     /// True for `verify`.
     var verifies: Bool
     var key: KeyName
-    var algorithm: SecKeyAlgorithm?
+    /// Apple's name of the algorithm (`algid:sign:...`); by default the key type's.
+    var algorithm: String?
     var input: String
     /// `sign`: where the signature goes (standard output when absent); `verify`: the signature to check.
     var signature: String?
@@ -39,7 +46,7 @@ struct SignatureCommand: RunnableCommand {
             let key = KeyName(tag: parsed.value("-T"), label: parsed.value("-l"))
             guard key.tag != nil || key.label != nil else { throw UsageError(message: "name the key with -T or -l") }
             guard let input = parsed.value("-i") else { throw UsageError(message: "name the data with -i file") }
-            var algorithm: SecKeyAlgorithm?
+            var algorithm: String?
             if let name = parsed.value("-a") {
                 guard let known = SignatureAlgorithmName.algorithm(named: name) else {
                     throw UsageError(message: "unknown algorithm '\(name.prefix(40))'")
@@ -54,94 +61,115 @@ struct SignatureCommand: RunnableCommand {
     }
 
     func run(_ context: CommandContext) -> Int32 {
-        let call = verifies ? "SecKeyVerifySignature" : "SecKeyCreateSignature"
         guard let data = FileManager.default.contents(atPath: input) else {
             Console.error("clavis: \(verifies ? "verify" : "sign"): cannot read \(input)")
-            return ExitStatus.forStatus(errSecIO)
+            return ExitStatus.forFailure(KeychainError(.io, ""))
         }
-        var error: Unmanaged<CFError>?
+        let client: KeychainClient
+        do throws(KeychainError) {
+            client = try KeychainClient()
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
+        }
         if verifies {
             guard let signatureFile = signature, let signed = FileManager.default.contents(atPath: signatureFile) else {
                 Console.error("clavis: verify: cannot read \(signature ?? "")")
-                return ExitStatus.forStatus(errSecIO)
+                return ExitStatus.forFailure(KeychainError(.io, ""))
             }
             // The public key item when there is one (no private key is read, so nothing is asked for); else the
             // private key's public half.
-            var (status, found) = findKey(kSecAttrKeyClassPublic)
-            if found == nil, status == errSecItemNotFound { (status, found) = findKey(kSecAttrKeyClassPrivate) }
-            guard let found, let publicKey = SecKeyCopyPublicKey(found) else {
-                return context.fail("SecItemCopyMatching", status == errSecSuccess ? errSecItemNotFound : status)
+            let found: StoredKey
+            do throws(KeychainError) {
+                var key = try findKey(.publicKey, client)
+                if key == nil { key = try findKey(.privateKey, client) }
+                guard let key else { throw KeychainError(.itemNotFound, "no key has this tag or label") }
+                found = key
+            } catch {
+                return context.fail("SecItemCopyMatching", error)
             }
-            let chosen = algorithm ?? SignatureAlgorithmName.defaultAlgorithm(for: publicKey)
-            guard SecKeyVerifySignature(publicKey, chosen, data as CFData, signed as CFData, &error) else {
-                return context.fail(call, KeyFailure.status(of: error))
+            do throws(KeychainError) {
+                try client.verify(Array(signed), over: Array(data), with: found, algorithmName: algorithm)
+            } catch {
+                return context.fail("SecKeyVerifySignature", error)
             }
-            if context.json { Console.out(ItemFormatter.jsonText(["verified": true])) }
+            if context.json { Console.out(ItemFormatter.jsonText(["verified": .bool(true)])) }
             return ExitStatus.success
         }
-        let (status, privateKey) = findKey(kSecAttrKeyClassPrivate)
-        guard let privateKey else { return context.fail("SecItemCopyMatching", status) }
-        let chosen = algorithm ?? SignatureAlgorithmName.defaultAlgorithm(for: privateKey)
-        guard let made = SecKeyCreateSignature(privateKey, chosen, data as CFData, &error) as Data? else {
-            return context.fail(call, KeyFailure.status(of: error))
+        let privateKey: StoredKey
+        do throws(KeychainError) {
+            guard let found = try findKey(.privateKey, client) else {
+                throw KeychainError(.itemNotFound, "no private key has this tag or label")
+            }
+            privateKey = found
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
+        }
+        let made: [UInt8]
+        do throws(KeychainError) {
+            made = try client.sign(
+                Array(data), with: privateKey, algorithmName: algorithm, authentication: authentication)
+        } catch {
+            return context.fail("SecKeyCreateSignature", error)
         }
         if let signature {
-            guard FileManager.default.createFile(atPath: signature, contents: made) else {
+            guard FileManager.default.createFile(atPath: signature, contents: Data(made)) else {
                 Console.error("clavis: sign: cannot write \(signature)")
-                return ExitStatus.forStatus(errSecIO)
+                return ExitStatus.forFailure(KeychainError(.io, ""))
             }
         } else {
-            FileHandle.standardOutput.write(made)
+            Self.writeToStandardOutput(made)
         }
         return ExitStatus.success
     }
 
-    /// The key of `keyClass` the command names, asking for what its access control needs.
-    private func findKey(_ keyClass: CFString) -> (OSStatus, SecKey?) {
-        var query: [String: Any] = [
-            kSecClass as String: kSecClassKey, kSecAttrKeyClass as String: keyClass,
-            kSecReturnRef as String: true,
-            kSecUseOperationPrompt as String: verifies ? "Verify a signature" : "Sign \(input)",
-        ]
-        if let tag = key.tag { query[kSecAttrApplicationTag as String] = Data(tag.utf8) }
-        if let label = key.label { query[kSecAttrLabel as String] = label }
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess, let found = result, CFGetTypeID(found) == SecKeyGetTypeID() else {
-            return (status == errSecSuccess ? errSecItemNotFound : status, nil)
+    /// How finding and using the key ask for what its access control needs.
+    private var authentication: CallAuthentication {
+        CallAuthentication(reason: verifies ? "Verify a signature" : "Sign \(input)")
+    }
+
+    /// The first key of `keyClass` the command names (its secret read, asking for what its access control needs);
+    /// nil when there is none.
+    private func findKey(_ keyClass: KeyClass, _ client: KeychainClient) throws(KeychainError) -> StoredKey? {
+        var attributes: [AttributeKey: AttributeValue] = [.keyClass: .number(keyClass.rawValue)]
+        if let tag = key.tag { attributes[.applicationTag] = .data(Data(tag.utf8)) }
+        if let label = key.label { attributes[.label] = .string(label) }
+        return try client.findKeys(
+            ItemQuery(itemClass: .key, attributes: attributes, limit: .one), authentication: authentication
+        ).first
+    }
+
+    /// Writes `bytes` to standard output as they are.
+    private static func writeToStandardOutput(_ bytes: [UInt8]) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            rest = rest.dropFirst(written)
         }
-        return (status, (found as! SecKey))
     }
 }
 
 /// The short names `sign` and `verify` take for Apple's signature algorithms.
 enum SignatureAlgorithmName {
-    /// The algorithm `name` stands for: `ecdsa-shaN`, `rsa-pkcs1-shaN`, `rsa-pss-shaN` (messages hashed with SHA-1,
-    /// -224, -256, -384 or -512), or one of Apple's own names (`algid:sign:...`).
-    static func algorithm(named name: String) -> SecKeyAlgorithm? {
-        if name.hasPrefix("algid:sign:") { return SecKeyAlgorithm(rawValue: name as CFString) }
+    /// Apple's name of the algorithm `name` stands for: `ecdsa-shaN`, `rsa-pkcs1-shaN`, `rsa-pss-shaN` (messages
+    /// hashed with SHA-1, -224, -256, -384 or -512), or one of Apple's own names (`algid:sign:...`).
+    static func algorithm(named name: String) -> String? {
+        if name.hasPrefix("algid:sign:") { return name }
         let parts = name.split(separator: "-")
         guard let hash = parts.last, hash.hasPrefix("sha"), let bits = Int(hash.dropFirst(3)),
             [1, 224, 256, 384, 512].contains(bits)
         else { return nil }
         let digest = "SHA\(bits)"
         let scheme = parts.dropLast().joined(separator: "-")
-        let raw: String
         switch scheme {
-        case "ecdsa": raw = "algid:sign:ECDSA:message-X962:\(digest)"
-        case "rsa-pkcs1": raw = "algid:sign:RSA:message-PKCS1v15:\(digest)"
+        case "ecdsa": return "algid:sign:ECDSA:message-X962:\(digest)"
+        case "rsa-pkcs1": return "algid:sign:RSA:message-PKCS1v15:\(digest)"
         case "rsa-pss":
             // Apple's names end with the salt length: the digest's, though SHA-224's says 24.
             let saltBytes = [1: 20, 224: 24, 256: 32, 384: 48, 512: 64][bits] ?? 0
-            raw = "algid:sign:RSA:message-PSS:\(digest):\(digest):\(saltBytes)"
+            return "algid:sign:RSA:message-PSS:\(digest):\(digest):\(saltBytes)"
         default: return nil
         }
-        return SecKeyAlgorithm(rawValue: raw as CFString)
-    }
-
-    /// ECDSA over SHA-256 for an EC key, PKCS#1 v1.5 over SHA-256 for an RSA key.
-    static func defaultAlgorithm(for key: SecKey) -> SecKeyAlgorithm {
-        return key.attributeText(kSecAttrKeyType) == kSecAttrKeyTypeRSA as String
-            ? .rsaSignatureMessagePKCS1v15SHA256 : .ecdsaSignatureMessageX962SHA256
     }
 }

@@ -1,38 +1,51 @@
-import ClavisCrypto
+public import ClavisCore
+public import ClavisCrypto
 
-/// What a `SecKeyAlgorithm` asks for, decoded once from Apple's name.
-enum KeyAlgorithmPlan {
-    /// A signature: which keys, whether the input is hashed first, how the digest is checked and padded, and
-    /// whether an ECDSA signature is written r ‖ s instead of DER.
-    struct Signature {
-        var isRSA: Bool
-        var hashesMessage: Bool
-        var digest: DigestAlgorithm?
-        var padding: SignaturePadding
-        var rawECDSA: Bool
-    }
-
-    case signature(Signature)
+/// What one of Apple's key algorithm names (`SecKeyAlgorithm`, `algid:sign:ECDSA:message-X962:SHA256`) asks for,
+/// decoded once from the name.
+public enum KeyAlgorithm: Sendable {
+    /// A signature.
+    case signature(SignatureScheme)
+    /// RSA encryption with this padding.
     case rsaEncryption(RSAEncryptionPadding)
+    /// RSA-OAEP with this digest around AES-GCM.
     case rsaHybrid(DigestAlgorithm)
+    /// ECIES (X9.63 KDF with this digest, AES-GCM); `variableIV` for the `-KDFIV` variant.
     case ecies(DigestAlgorithm, variableIV: Bool)
+    /// ECDH, then the X9.63 KDF with this digest (or none).
     case keyExchange(kdf: DigestAlgorithm?)
 
-    /// The plan for `algorithm`, or nil for a name Clavis does not know.
-    init?(_ algorithm: SecKeyAlgorithm) {
-        guard let plan = Self.table[algorithm.rawValue as String] else { return nil }
-        self = plan
+    /// The algorithm Apple's `name` stands for, or nil for a name Clavis does not implement.
+    public init?(name: String) {
+        guard let algorithm = Self.table[name] else { return nil }
+        self = algorithm
     }
 
-    /// Every algorithm name Clavis implements, with its plan.
-    static let table: [String: KeyAlgorithmPlan] = {
-        var table: [String: KeyAlgorithmPlan] = [:]
+    /// The algorithm `name` stands for when `key` (private when `isPrivate`) can run it for `operation`.
+    ///
+    /// - Throws: `param` with Apple's text ("<algorithm>: algorithm not supported by the key <key>") otherwise.
+    public static func supported(named name: String, for operation: KeyOperation, key: AsymmetricKey, isPrivate: Bool)
+        throws(KeychainError) -> KeyAlgorithm
+    {
+        guard let algorithm = KeyAlgorithm(name: name), algorithm.supports(operation, with: key, isPrivate: isPrivate)
+        else { throw unsupported(name, key: key, isPrivate: isPrivate) }
+        return algorithm
+    }
+
+    /// Apple's `errSecParam` for an algorithm the key cannot run.
+    static func unsupported(_ name: String, key: AsymmetricKey, isPrivate: Bool) -> KeychainError {
+        KeychainError(.param, "\(name): algorithm not supported by the key \(key.summary(isPrivate: isPrivate))")
+    }
+
+    /// Every algorithm name Clavis implements, with what it asks for.
+    static let table: [String: KeyAlgorithm] = {
+        var table: [String: KeyAlgorithm] = [:]
         func sign(
             _ name: String, rsa: Bool, hashes: Bool, _ digest: DigestAlgorithm?, _ padding: SignaturePadding,
             raw: Bool = false
         ) {
             table["algid:sign:" + name] = .signature(
-                Signature(isRSA: rsa, hashesMessage: hashes, digest: digest, padding: padding, rawECDSA: raw))
+                SignatureScheme(isRSA: rsa, hashesMessage: hashes, digest: digest, padding: padding, rawECDSA: raw))
         }
         sign("RSA:raw", rsa: true, hashes: false, nil, .none)
         sign("RSA:digest-PKCS1v15", rsa: true, hashes: false, nil, .pkcs1v15)
@@ -66,11 +79,10 @@ enum KeyAlgorithmPlan {
         return table
     }()
 
-    /// True when `key` can run this plan for `operation` (Apple's `SecKeyIsAlgorithmSupported`); `isPrivate`
+    /// True when `key` can run this algorithm for `operation` (Apple's `SecKeyIsAlgorithmSupported`); `isPrivate`
     /// says whether the key is private (a token-held key is, though only its public key is here).
-    func supports(_ operation: SecKeyOperationType, with key: AsymmetricKey, isPrivate: Bool) -> Bool {
-        let isRSA: Bool
-        if case .rsa = key.kind { isRSA = true } else { isRSA = false }
+    public func supports(_ operation: KeyOperation, with key: AsymmetricKey, isPrivate: Bool) -> Bool {
+        let isRSA = KeyType(of: key) == .rsa
         switch (self, operation) {
         case (.signature(let signature), _) where signature.padding == .pss:
             // Apple checks that PSS fits the modulus first: a block of at least two digests and two bytes.
