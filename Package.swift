@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(
             name: "ClavisTPMTests",
-            dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient"]),
+            dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

@@ -12,9 +12,7 @@ struct TPMHeldKeyServiceTests {
     @Test func tokenKeyOfATPMBoundKeychainSignsInTheTPMOnly() throws {
         var tpm: SoftwareTPM? = try SoftwareTPM()
         let folder = try TemporaryFolder()
-        var configuration = ClavisConfiguration(home: folder.home)
-        configuration.deviceKeyBinding = "tpm"
-        configuration.tpmTCTI = tpm?.tcti
+        let configuration = ClavisConfiguration.bound(to: try #require(tpm), home: folder.home)
         let client = try KeychainClient(configuration: configuration)
         #expect(try client.status().deviceKey == .tpm)
         let item = try client.addGeneratedKey(
@@ -36,5 +34,15 @@ struct TPMHeldKeyServiceTests {
         tpm = nil
         let error = #expect(throws: KeychainError.self) { try client.useKey(reference, for: .signDigest(digest)) }
         #expect(error?.code == .notAvailable)
+    }
+}
+
+extension ClavisConfiguration {
+    /// The configuration of an embedded keychain in `home` that a new keychain binds to `tpm`.
+    static func bound(to tpm: SoftwareTPM, home: KeychainHome) -> ClavisConfiguration {
+        var configuration = ClavisConfiguration(home: home)
+        configuration.deviceKeyBinding = "tpm"
+        configuration.tpmTCTI = tpm.tcti
+        return configuration
     }
 }
