@@ -35,10 +35,15 @@ let package = Package(
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        .target(
+            name: "CTPM", dependencies: ["CTSS2"],
+            linkerSettings: ["tss2-esys", "tss2-tctildr", "tss2-mu", "tss2-rc"].map { .linkedLibrary($0) }),
+        .target(name: "ClavisTPM", dependencies: ["ClavisCore", "CTPM"]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
-        .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+        .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto"]),
         .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket"]),
         .target(
@@ -52,8 +57,11 @@ let package = Package(
             linkerSettings: shippedBinaryLinking),
         .target(
             name: "ClavisEmbedded",
-            dependencies: ["ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication"]),
-        .executableTarget(name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore"]),
+            dependencies: [
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication", "ClavisTPM",
+            ]),
+        .executableTarget(
+            name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
@@ -102,6 +110,9 @@ let package = Package(
         .target(
             name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
+        .testTarget(
+            name: "ClavisTPMTests",
+            dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "Security"]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

@@ -18,6 +18,8 @@ public import ClavisCore
 /// | passcode prompt | `CLAVIS_ASKPASS` | the controlling terminal |
 /// | biometric sensor (embedded; a daemon uses its own) | `CLAVIS_BIOMETRY_SCRIPT` (the scripted sensor) | fprintd when installed |
 /// | app registry folder (`clavis app`, user mode) | `XDG_CONFIG_HOME` (absolute only) | `~/.config` |
+/// | device key of a keychain created now | `CLAVIS_DEVICE_KEY` (`tpm` or `file`), `CLAVIS_TPM_PCRS` (`0,7`) | `file`, no PCRs |
+/// | the TPM (tpm2-tss TCTI string) | `CLAVIS_TPM_TCTI` (`swtpm:host=127.0.0.1,port=2321`) | `device:/dev/tpmrm0` |
 /// | where the user sits, for a daemon's `pinentry` | `GPG_TTY`, `TERM`, `DISPLAY`, `LC_ALL`/`LC_CTYPE`/`LANG`, `LC_MESSAGES` | standard input's terminal |
 public struct ClavisConfiguration: Sendable, Hashable {
     /// The embedded keychain's folder.
@@ -48,6 +50,19 @@ public struct ClavisConfiguration: Sendable, Hashable {
     public var configHome: String?
     /// The user's home folder (`HOME`), `/` when unset.
     public var userHome = "/"
+    /// The device-key binding a keychain created now gets, as written (`CLAVIS_DEVICE_KEY`: `tpm` or `file`).
+    public var deviceKeyBinding: String?
+    /// The TPM's TCTI string (`CLAVIS_TPM_TCTI`).
+    public var tpmTCTI: String?
+    /// The PCRs a new TPM-bound keychain's device key is sealed to, as written (`CLAVIS_TPM_PCRS`: `0,7`).
+    public var tpmPCRs: String?
+
+    /// The device-key options these settings describe.
+    ///
+    /// - Throws: `param` naming a setting that is not understood.
+    public func deviceKeyOptions() throws(KeychainError) -> DeviceKeyOptions {
+        try DeviceKeyOptions(binding: deviceKeyBinding, tcti: tpmTCTI, pcrs: tpmPCRs)
+    }
 
     /// Creates a configuration.
     public init(
@@ -92,6 +107,9 @@ public struct ClavisConfiguration: Sendable, Hashable {
         runtimeDirectory = value("XDG_RUNTIME_DIR").flatMap { $0.hasPrefix("/") ? $0 : nil }
         configHome = value("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
         userHome = value("HOME") ?? "/"
+        deviceKeyBinding = value("CLAVIS_DEVICE_KEY")
+        tpmTCTI = value("CLAVIS_TPM_TCTI")
+        tpmPCRs = value("CLAVIS_TPM_PCRS")
         let hints: [(String, String?)] = [
             ("ttyname", value("GPG_TTY")), ("ttytype", value("TERM")), ("display", value("DISPLAY")),
             ("lc-ctype", value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG")),
@@ -105,7 +123,7 @@ public struct ClavisConfiguration: Sendable, Hashable {
         "CLAVIS_HOME", "XDG_DATA_HOME", "HOME", "CLAVIS_ENTITLEMENTS", "CLAVIS_COMPAT", "CLAVIS_ASKPASS",
         "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "GPG_TTY", "TERM", "DISPLAY",
         "LC_ALL",
-        "LC_CTYPE", "LC_MESSAGES", "LANG",
+        "LC_CTYPE", "LC_MESSAGES", "LANG", "CLAVIS_DEVICE_KEY", "CLAVIS_TPM_TCTI", "CLAVIS_TPM_PCRS",
     ]
 
     /// The configuration of this process: read from its environment on first use, then kept. A task (and the

@@ -70,7 +70,9 @@ public enum ServiceDirectory {
             home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
             biometryScript: configuration.biometryScript)
         let entitlements = try entitlements(path: configuration.entitlementsPath)
-        let keychain = try OpenKeychains.keychain(home: configuration.home, clock: configuration.clock)
+        let keychain = try OpenKeychains.keychain(
+            home: configuration.home, clock: configuration.clock, deviceKeyOptions: try configuration.deviceKeyOptions()
+        )
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")

@@ -1,9 +1,10 @@
 public import ClavisCore
 import ClavisCrypto
+import ClavisTPM
 import FoundationEssentials
 
-/// Keys the service holds (`kSecAttrTokenIDSecureEnclave`): generated here, sealed in their item like any secret,
-/// used here, and handed out only as their public key.
+/// Keys the service holds (`kSecAttrTokenIDSecureEnclave`): generated here (in the keychain's TPM when it is bound to
+/// one), sealed in their item like any secret, used here, and handed out only as their public key.
 extension EmbeddedKeychainService {
     public func addGeneratedKey(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
         guard item.itemClass == .key, TokenKey.isHeld(item.attributes) else {
@@ -13,16 +14,9 @@ extension EmbeddedKeychainService {
         guard protection?.isThisDeviceOnly ?? true else {
             throw KeychainError(.param, "a key held by the token never leaves the device: use a ThisDeviceOnly class")
         }
-        let key: AsymmetricKey
-        let publicBytes: [UInt8]
         var generated = item
-        do throws(CryptoError) {
-            key = try AsymmetricKey.generate(curve: .p256)
-            publicBytes = try key.publicRepresentation()
-            generated.secret = try key.privateRepresentation()
-        } catch {
-            throw KeychainError(.internal, "the key could not be generated")
-        }
+        let publicBytes: [UInt8]
+        (publicBytes, generated.secret) = try generateHeldKey()
         generated.attributes[.accessible] = .string((protection ?? .whenUnlockedThisDeviceOnly).rawValue)
         for (name, value) in Self.tokenKeyFacts(publicBytes: publicBytes) { generated.attributes[name] = value }
         return try addStoring(generated).map { stored in
@@ -46,6 +40,7 @@ extension EmbeddedKeychainService {
             guard TokenKey.isHeld(item.attributes) else {
                 throw KeychainError(.param, "the key is not held by the keychain service")
             }
+            if TPMKey.isWrapped(secret.unprotectedBytes()) { return try useTPMKey(secret, for: use) }
             do throws(CryptoError) {
                 let key = try AsymmetricKey.ellipticCurve(x963: secret, isPrivate: true)
                 switch use {
@@ -67,8 +62,7 @@ extension EmbeddedKeychainService {
         items.map { item in
             guard let secret = item.secret, TokenKey.isHeld(item.attributes) else { return item }
             var shown = item
-            shown.secret = (try? AsymmetricKey.ellipticCurve(x963: secret, isPrivate: true).publicRepresentation())
-                .map { SecureBytes($0) }
+            shown.secret = heldKeyPublicBytes(secret).map { SecureBytes($0) }
             return shown
         }
     }

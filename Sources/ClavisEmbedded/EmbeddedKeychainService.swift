@@ -185,7 +185,7 @@ public final class EmbeddedKeychainService: KeychainService {
             location: .embedded(home: keychain.home.path), reason: reason, lockState: keychain.lockState,
             hasPasscode: keychain.hasPasscode, passcodeLockout: try keychain.passcodeLockout,
             applicationIdentifier: entitlements.applicationIdentifier, accessGroups: entitlements.accessGroups,
-            hasTrustedPrompt: authenticators.trustedPrompt != nil)
+            hasTrustedPrompt: authenticators.trustedPrompt != nil, deviceKey: keychain.deviceKeyBinding)
     }
 
     public func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength) throws(KeychainError)

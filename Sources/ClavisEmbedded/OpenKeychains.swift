@@ -14,15 +14,19 @@ public enum OpenKeychains {
     /// The process's keychain in `home`, opened on first use. A failure to open is not remembered, so a later call
     /// retries (the folder may have been fixed in between).
     ///
-    /// - Parameter mapsDatabase: how a keychain opened now reads its database (see `Keychain.init`); a keychain
-    ///   already open keeps its way.
-    /// - Parameter clock: where a keychain opened now reads the time; a keychain already open keeps its clock.
-    public static func keychain(home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system)
-        throws(KeychainError) -> Keychain
-    {
+    /// - Parameters:
+    ///   - mapsDatabase: how a keychain opened now reads its database (see `Keychain.init`); a keychain already open
+    ///     keeps its way.
+    ///   - clock: where a keychain opened now reads the time; a keychain already open keeps its clock.
+    ///   - deviceKeyOptions: how a keychain created now binds its device key, and where its TPM is reached.
+    public static func keychain(
+        home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system,
+        deviceKeyOptions: DeviceKeyOptions = .file
+    ) throws(KeychainError) -> Keychain {
         try opened.withLock { opened throws(KeychainError) in
             if let keychain = opened[home] { return keychain }
-            let keychain = try Keychain(home: home, mapsDatabase: mapsDatabase, clock: clock)
+            let keychain = try Keychain(
+                home: home, deviceKeyOptions: deviceKeyOptions, mapsDatabase: mapsDatabase, clock: clock)
             if opened.isEmpty { atexit(closeOpenKeychains) }
             opened[home] = keychain
             return keychain

@@ -103,6 +103,8 @@ extension ByteWriter {
         string(value.applicationIdentifier)
         strings(value.accessGroups)
         bool(value.hasTrustedPrompt)
+        // Last, so that a client reading an older daemon's status (which ends before it) takes the file binding.
+        string(value.deviceKey.rawValue)
     }
 
     /// A list of strings: the count, then each one.
@@ -225,10 +227,18 @@ extension ByteReader {
         }
         let identifier = try string()
         let groups = try strings()
+        let hasTrustedPrompt = try bool()
+        var deviceKey = DeviceKeyBinding.file
+        if !isAtEnd {
+            guard let binding = DeviceKeyBinding(rawValue: try string()) else {
+                throw malformed("an unknown device-key binding")
+            }
+            deviceKey = binding
+        }
         return KeychainStatus(
             location: location, reason: reason, lockState: lockState, hasPasscode: hasPasscode,
             passcodeLockout: lockout, applicationIdentifier: identifier, accessGroups: groups,
-            hasTrustedPrompt: try bool())
+            hasTrustedPrompt: hasTrustedPrompt, deviceKey: deviceKey)
     }
 
     /// A list of strings as `ByteWriter.strings` wrote it.

@@ -29,6 +29,9 @@ public struct DaemonSettings: Sendable {
     public var pinentry: String?
     /// The bytes one access-log file may hold before it is rotated (`--access-log-size KIB`); two files are kept.
     public var accessLogLimit: Int
+    /// How a keychain the daemon creates binds its device key (`--device-key tpm|file`, `--tpm-pcrs LIST`), and
+    /// where the TPM is reached (`CLAVIS_TPM_TCTI`, read by `clavisd` where it starts).
+    public var deviceKeyOptions = DeviceKeyOptions.file
 
     /// Creates settings.
     public init(

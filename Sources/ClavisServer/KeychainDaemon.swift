@@ -204,11 +204,14 @@ public final class KeychainDaemon: Sendable {
         let milliseconds = Int(
             interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: .global())
+        let deviceKeyOptions = settings.deviceKeyOptions
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(milliseconds, 1)))
         timer.setEventHandler {
             // Only a keychain with a passcode can be unlocked again by its user; one without stays as it is.
             for home in idleLock.keychainsToLock(at: .now) {
-                guard let keychain = try? OpenKeychains.keychain(home: home, mapsDatabase: false),
+                guard
+                    let keychain = try? OpenKeychains.keychain(
+                        home: home, mapsDatabase: false, deviceKeyOptions: deviceKeyOptions),
                     keychain.hasPasscode
                 else { continue }
                 keychain.lock()
@@ -273,7 +276,8 @@ public final class KeychainDaemon: Sendable {
         if settings.mode == .user { entitlements.isAdministrator = true }
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.
-        let keychain = try OpenKeychains.keychain(home: settings.home(for: peer.uid), mapsDatabase: false)
+        let keychain = try OpenKeychains.keychain(
+            home: settings.home(for: peer.uid), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions)
         let registry = self.registry
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",

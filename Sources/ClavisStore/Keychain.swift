@@ -16,24 +16,31 @@ public final class Keychain: Sendable {
     /// It depends only on the keybag's salt, which never changes once the keychain exists: kept from the opening, so
     /// that reading it (the daemon does, on every request) waits for no other thread's call.
     public let identity: Data
+    /// What the device key is bound to: a file, or a TPM.
+    public let deviceKeyBinding: DeviceKeyBinding
+    /// The TCTI of the TPM the device key is sealed to, or `nil` for a keychain bound to a file: where the keys the
+    /// service holds for this keychain (`kSecAttrTokenIDSecureEnclave`) are created and used.
+    public let tpmTCTI: String?
     /// Where the passcode lockout reads the time.
     public let clock: KeychainClock
     private let engine: Mutex<KeychainEngine>
 
-    /// Opens the keychain in `home`, creating it (and its device key file) on first use.
+    /// Opens the keychain in `home`, creating it (and its device key) on first use.
     ///
-    /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, or a missing, malformed or foreign
-    ///   `device.key`; `io` when the files cannot be reached.
+    /// An existing keychain's device key is the one its folder holds: `device.tpm`, unsealed by the TPM that
+    /// `deviceKeyOptions.tcti` reaches, or `device.key`. A new keychain's is bound as `deviceKeyOptions` asks.
+    /// - Throws: `invalidKeychain` for a damaged or foreign `keychain.db`, a missing, malformed or foreign device
+    ///   key, or a sealed one this TPM cannot unseal (another TPM sealed it, or its PCRs changed; the reason says
+    ///   which); `notAvailable` when the TPM cannot be reached; `io` when the files cannot be reached.
     /// - Parameter mapsDatabase: read through a memory map of the database (the default, fastest); `false` keeps
     ///   the process's resident memory within SQLite's page cache, as a long-running daemon wants.
     /// - Parameter clock: where the passcode lockout reads the time.
-    public convenience init(home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system)
-        throws(KeychainError)
-    {
-        let deviceKey = DeviceKeyFile(path: home.deviceKeyPath) {
-            SecureRandom.secureBytes(count: DeviceKeyFile.byteCount)
-        }
-        try self.init(home: home, deviceKeyProvider: deviceKey, mapsDatabase: mapsDatabase, clock: clock)
+    public convenience init(
+        home: KeychainHome, deviceKeyOptions: DeviceKeyOptions = .file, mapsDatabase: Bool = true,
+        clock: KeychainClock = .system
+    ) throws(KeychainError) {
+        let (provider, _) = try DeviceKeySelection.provider(for: home, options: deviceKeyOptions)
+        try self.init(home: home, deviceKeyProvider: provider, mapsDatabase: mapsDatabase, clock: clock)
     }
 
     /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`, reading the time from `clock`.
@@ -42,6 +49,8 @@ public final class Keychain: Sendable {
         clock: KeychainClock = .system
     ) throws(KeychainError) {
         self.home = home
+        deviceKeyBinding = deviceKeyProvider.binding
+        tpmTCTI = (deviceKeyProvider as? TPMDeviceKey)?.tcti
         self.clock = clock
         do {
             let opened = try KeychainEngine(
@@ -195,7 +204,11 @@ public final class Keychain: Sendable {
             return try engine.withLock { engine in
                 do {
                     if writing { try engine.reopenForWritingIfRefused() }
-                    return try body(engine)
+                    let result = try body(engine)
+                    if writing, engine.writeRefusal == nil {
+                        try engine.rollbackCounter?.recordWrite(engine.connection)
+                    }
+                    return result
                 } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
                     // Name the folder and say why: a write on a full (or read-only) file system.
                     throw engine.writeRefusal ?? KeychainEngine.writeRefusal(error, home: home)

@@ -11,6 +11,9 @@ import Foundation
 //     --cli-calls 0                 skips the command-line comparison
 //     --daemon off                  skips the rows through clavisd (the same calls over its socket, 8 clients)
 //   clavis-bench keys [--operations 1000]            (only the SecKey P-256 rows and openssl speed ecdsap256)
+//   clavis-bench tpm [--tpm TCTI] [--tpm-operations 50]  (only the TPM rows: opening with a TPM-sealed device key
+//                                                     against a file key, and a P-256 signature in the TPM)
+//     --tpm TCTI                   the TPM for those rows (default CLAVIS_TPM_TCTI); without one they are skipped
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
 //   clavis-bench daemon-worker SOCKET PREFIX COUNT   (one client process of the concurrent daemon check)
@@ -31,6 +34,34 @@ func option(_ name: String) -> String? {
 }
 
 let operations = Int(option("--operations") ?? "1000") ?? 1000
+let tpmTCTI =
+    option("--tpm") ?? ProcessInfo.processInfo.environment["CLAVIS_TPM_TCTI"].flatMap { $0.isEmpty ? nil : $0 }
+let tpmOperations = Int(option("--tpm-operations") ?? "50") ?? 50
+
+/// The TPM rows, or why they were skipped.
+func printTPMRows() throws {
+    guard let tpmTCTI else {
+        print("TPM rows skipped: name a TPM with --tpm TCTI or CLAVIS_TPM_TCTI")
+        return
+    }
+    print("TPM rows (\(tpmTCTI)): opening a keychain (device key unsealed by the TPM, or read from device.key), and")
+    print("a P-256 signature in the TPM (connection, storage primary key, load, sign: what each use costs)")
+    for measurement in try TPMWorkloads.run(tcti: tpmTCTI, operations: tpmOperations) { print(measurement.row) }
+}
+
+/// Prints the header and the rows `printRows` prints, then exits: 0, or 1 with the error.
+func printOnly(_ printRows: () throws -> Void) -> Never {
+    do {
+        print(Measurement.header)
+        try printRows()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if arguments.first == "tpm" { printOnly(printTPMRows) }
 
 #if os(Linux)
     /// The SecKey rows and OpenSSL's own figures for the same operations.
@@ -40,16 +71,7 @@ let operations = Int(option("--operations") ?? "1000") ?? 1000
         print(KeyWorkloads.openSSLSpeed())
     }
 
-    if arguments.first == "keys" {
-        do {
-            print(Measurement.header)
-            try printKeyRows()
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
-            exit(1)
-        }
-    }
+    if arguments.first == "keys" { printOnly(printKeyRows) }
     if arguments.first == "cli-worker" {
         guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
             FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
@@ -132,6 +154,7 @@ do {
         print(Measurement.header)
         try printKeyRows()
     #endif
+    try printTPMRows()
     #if os(Linux)
         if cliCalls > 0 {
             switch CLIComparison.availability() {

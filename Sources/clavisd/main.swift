@@ -15,6 +15,7 @@ import ClavisServer
 let usage = """
     Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR] [--auto-lock MINUTES]
                    [--biometry-script PATH] [--pinentry PROGRAM] [--access-log-size KIB]
+                   [--device-key tpm|file] [--tpm-pcrs LIST]
         --system   one daemon for every local user, as a dedicated user: keychains in /var/lib/clavis/<uid>,
                    socket /run/clavis/clavisd.sock, apps in /etc/clavis/apps.d (needs CAP_SYS_PTRACE to identify
                    hardened clients)
@@ -27,6 +28,10 @@ let usage = """
                    locale are passed to it), so that clients never see them
         --access-log-size KIB   rotate the access log (access.log in the state folder) past this size; two
                    files are kept (default 8192: 8 MiB each)
+        --device-key tpm|file   bind the device key of a keychain created from now on to the TPM (sealed in
+                   device.tpm; reached through CLAVIS_TPM_TCTI, default device:/dev/tpmrm0) or to a file (device.key,
+                   the default); an existing keychain keeps its binding
+        --tpm-pcrs LIST   seal a new TPM-bound device key to these SHA-256 PCRs' current values (e.g. 0,7)
     Every request is recorded there (who, what, which items by reference, the status; never a value or a
     secret) and copied to the systemd journal when one runs; clavis log shows a user their own entries.
     With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
@@ -60,7 +65,8 @@ while let argument = arguments.first {
     switch argument {
     case "--system": mode = .system
     case "--user": mode = .user
-    case "--socket", "--state", "--registry", "--auto-lock", "--biometry-script", "--pinentry", "--access-log-size":
+    case "--socket", "--state", "--registry", "--auto-lock", "--biometry-script", "--pinentry", "--access-log-size",
+        "--device-key", "--tpm-pcrs":
         guard let value = arguments.first else { fail("\(argument) needs a value\n\(usage)", status: 2) }
         arguments.removeFirst()
         options[argument] = value
@@ -93,8 +99,15 @@ sigprocmask(SIG_SETMASK, &unblocked, nil)
 signal(SIGTERM, SIG_DFL)
 signal(SIGINT, SIG_DFL)
 signal(SIGPIPE, SIG_IGN)
+let deviceKeyOptions: DeviceKeyOptions
+do throws(KeychainError) {
+    deviceKeyOptions = try DeviceKeyOptions(
+        binding: options["--device-key"], tcti: environment("CLAVIS_TPM_TCTI"), pcrs: options["--tpm-pcrs"])
+} catch {
+    fail(error.reason, status: 2)
+}
 let home = environment("HOME") ?? "/"
-let settings: DaemonSettings
+var settings: DaemonSettings
 switch mode {
 case .system:
     settings = DaemonSettings(
@@ -113,6 +126,7 @@ case .user:
         biometryScript: options["--biometry-script"], pinentry: options["--pinentry"],
         accessLogLimit: accessLogLimit)
 }
+settings.deviceKeyOptions = deviceKeyOptions
 
 var listening = clavis_systemd_listening_socket()
 if listening < 0 {

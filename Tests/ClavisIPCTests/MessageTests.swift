@@ -87,6 +87,28 @@ import Testing
         #expect(error.code == .authFailed && error.reason == "wrong" && error.pendingAccessControl == policy)
     }
 
+    @Test func aStatusCarriesItsDeviceKeyBindingAndAnOlderDaemonsReadsAsAFile() throws {
+        let status = KeychainStatus(
+            location: .daemon(socket: "/run/clavis/clavisd.sock"), reason: "clavisd", lockState: .unlocked,
+            hasPasscode: false, passcodeLockout: nil, applicationIdentifier: "app", accessGroups: ["group"],
+            deviceKey: .tpm)
+        guard case .status(let back) = try roundTrip(.status(status)) else {
+            Issue.record("not a status")
+            return
+        }
+        #expect(back == status)
+        // An older daemon's status ends before the binding: the bytes without its last field.
+        var writer = ByteWriter()
+        Response.status(status).encode(to: &writer)
+        let older = Array(writer.bytes.dropLast(4 + DeviceKeyBinding.tpm.rawValue.utf8.count))
+        var reader = ByteReader(older, subject: "a response")
+        guard case .status(let read) = try Response(from: &reader) else {
+            Issue.record("not a status")
+            return
+        }
+        #expect(read.deviceKey == .file && read.applicationIdentifier == "app")
+    }
+
     @Test func aKeyUseCarriesItsItemInputAndProofAndItsResultComesBack() throws {
         let reference = PersistentReference(bytes: Array("keys".utf8) + Array(repeating: 5, count: 16))
         let proof = AuthenticationProof(passcode: false, biometryEnrolment: Data([4]))

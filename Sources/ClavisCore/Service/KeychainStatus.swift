@@ -26,12 +26,16 @@ public struct KeychainStatus: Sendable, Hashable {
     public var accessGroups: [String]
     /// True when the service asks for passcodes through a prompt of its own (`promptForPasscode`).
     public var hasTrustedPrompt: Bool
+    /// What the keychain's device key is bound to: a file, or a TPM.
+    public var deviceKey: DeviceKeyBinding
 
     /// Creates a status.
     public init(
         location: Location, reason: String, lockState: LockState, hasPasscode: Bool, passcodeLockout: Date?,
-        applicationIdentifier: String, accessGroups: [String], hasTrustedPrompt: Bool = false
+        applicationIdentifier: String, accessGroups: [String], hasTrustedPrompt: Bool = false,
+        deviceKey: DeviceKeyBinding = .file
     ) {
+        self.deviceKey = deviceKey
         self.hasTrustedPrompt = hasTrustedPrompt
         self.location = location
         self.reason = reason

@@ -7,6 +7,14 @@ public protocol DeviceKeyProvider: Sendable {
     /// - Throws: `invalidKeychain` when the key is missing (and may not be created) or malformed; `io` when it
     ///   cannot be read.
     func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes
+
+    /// What the key is bound to, for `clavis status`.
+    var binding: DeviceKeyBinding { get }
+}
+
+extension DeviceKeyProvider {
+    /// A provider that says nothing else keeps its key in a file.
+    public var binding: DeviceKeyBinding { .file }
 }
 
 /// The default device key: 32 random bytes in a file only its owner can read (mode 0600, in a 0700 folder).

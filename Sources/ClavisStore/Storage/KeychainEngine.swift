@@ -37,6 +37,8 @@ final class KeychainEngine {
     private let home: KeychainHome
     /// Whether reads go through a memory map of the database (see `configureReads`).
     private let mapsDatabase: Bool
+    /// The TPM's anti-rollback counter, for a keychain bound to a TPM.
+    private(set) var rollbackCounter: RollbackCounter?
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
     /// Where the passcode lockout reads the time.
@@ -74,7 +76,12 @@ final class KeychainEngine {
                 lockState = .unlocked
             }
         } catch let error as KeychainError where error.code == .authFailed {
-            throw KeychainError(.invalidKeychain, "device key \(home.deviceKeyPath) does not belong to this keychain")
+            let path = deviceKeyProvider.binding == .tpm ? home.sealedDeviceKeyPath : home.deviceKeyPath
+            throw KeychainError(.invalidKeychain, "device key \(path) does not belong to this keychain")
+        }
+        if let sealed = deviceKeyProvider as? TPMDeviceKey {
+            rollbackCounter = try RollbackCounter(
+                connection: connection, tcti: sealed.tcti, deviceKey: deviceKey, writable: writeRefusal == nil)
         }
     }
 

@@ -1,7 +1,8 @@
 import ClavisClient
 import ClavisCore
 
-/// `status`: where the keychain is reached and why, its lock state, and who the keychain takes this process for.
+/// `status`: where the keychain is reached and why, its lock state, what its device key is bound to (a file or a
+/// TPM), and who the keychain takes this process for.
 struct StatusCommand: RunnableCommand {
     static let descriptor = CommandDescriptor(
         name: "status", summary: "Show where the keychain is (and why), its lock state and this caller's groups.",
@@ -28,6 +29,7 @@ struct StatusCommand: RunnableCommand {
             var object: [String: JSONValue] = [
                 "mode": .string(mode), "location": .string(location), "reason": .string(status.reason),
                 "lockState": .string(status.lockState.rawValue), "hasPasscode": .bool(status.hasPasscode),
+                "deviceKey": .string(status.deviceKey.rawValue),
                 "applicationIdentifier": .string(status.applicationIdentifier),
                 "accessGroups": .array(status.accessGroups.map { .string($0) }),
             ]
@@ -37,6 +39,7 @@ struct StatusCommand: RunnableCommand {
             var lines = [
                 "mode: \(mode) (\(status.reason))", "keychain: \"\(ItemFormatter.printable(location))\"",
                 "lock state: \(status.lockState.rawValue)", "passcode: \(status.hasPasscode ? "set" : "none")",
+                "device key: \(status.deviceKey.rawValue)",
             ]
             if let lockout { lines.append("passcode attempts refused for: \(lockout)") }
             lines.append("application identifier: \(ItemFormatter.printable(status.applicationIdentifier))")

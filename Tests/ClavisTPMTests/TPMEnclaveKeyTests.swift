@@ -1,0 +1,39 @@
+import ClavisClient
+import ClavisCore
+import Foundation
+import Security
+import Testing
+
+/// Through Apple's API, as an app writes it: on a keychain bound to a TPM, a `kSecAttrTokenIDSecureEnclave` key is
+/// made and used by the TPM, and no call exports its private key.
+@Suite(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"), .serialized)
+struct TPMEnclaveKeyTests {
+    @Test func secKeyOnATPMBoundKeychainSignsAndExportsNothing() throws {
+        var tpm: SoftwareTPM? = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let configuration = ClavisConfiguration.bound(to: try #require(tpm), home: folder.home)
+        try ClavisConfiguration.withConfiguration(configuration) {
+            let parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+                kSecPrivateKeyAttrs as String: [
+                    kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("tpm.key".utf8),
+                ],
+            ]
+            var error: Unmanaged<CFError>?
+            let key = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+            let publicKey = try #require(SecKeyCopyPublicKey(key))
+            let message = Data("signed by the TPM".utf8) as CFData
+            let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256
+            let signature = try #require(SecKeyCreateSignature(key, algorithm, message, &error))
+            #expect(SecKeyVerifySignature(publicKey, algorithm, message, signature, &error))
+            #expect(SecKeyCopyExternalRepresentation(key, &error) == nil)
+            let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+            #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
+            #expect(attributes[kSecValueData as String] == nil)
+            // The keychain stays open in this process, but the private key is in the TPM: without it, no signature.
+            tpm = nil
+            #expect(SecKeyCreateSignature(key, algorithm, message, &error) == nil)
+        }
+    }
+}
