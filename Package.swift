@@ -35,10 +35,9 @@ let package = Package(
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
-        .target(
-            name: "CTPM", dependencies: ["CTSS2"],
-            linkerSettings: ["tss2-esys", "tss2-tctildr", "tss2-mu", "tss2-rc"].map { .linkedLibrary($0) }),
+        .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
+        // CTPM loads tpm2-tss on first use (dlopen): only a program that meets a TPM loads its libraries.
+        .target(name: "CTPM", dependencies: ["CTSS2"]),
         .target(name: "ClavisTPM", dependencies: ["ClavisCore", "CTPM"]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),

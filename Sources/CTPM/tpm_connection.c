@@ -1,11 +1,10 @@
 // Opening and closing a TPM connection, and the text of a response code.
 #include "tpm_internal.h"
 #include <stdlib.h>
-#include <tss2/tss2_rc.h>
-#include <tss2/tss2_tctildr.h>
 
 uint32_t clavis_tpm_connect(const char *tcti, clavis_tpm **out) {
     *out = NULL;
+    if (clavis_tss() == NULL) return CLAVIS_TSS_MISSING;
     clavis_tpm *tpm = calloc(1, sizeof *tpm);
     if (tpm == NULL) return TSS2_ESYS_RC_MEMORY;
     TSS2_RC rc = Tss2_TctiLdr_Initialize(tcti, &tpm->tcti);
@@ -31,6 +30,7 @@ void clavis_tpm_close(clavis_tpm *tpm) {
 }
 
 const char *clavis_tpm_error_text(uint32_t code) {
+    if (clavis_tss() == NULL) return "tpm2-tss is not installed (libtss2-esys, libtss2-tctildr, libtss2-mu, libtss2-rc)";
     return Tss2_RC_Decode(code);
 }
 

@@ -1,6 +1,5 @@
 // Creating an object below the primary key, freeing what creations answer, and reading an object back.
 #include "tpm_internal.h"
-#include <tss2/tss2_mu.h>
 
 void clavis_tpm_creation_free(clavis_tpm_creation *creation) {
     Esys_Free(creation->public_area);
@@ -41,6 +40,7 @@ TSS2_RC clavis_tpm_create_object(
 TSS2_RC clavis_tpm_read_areas(
     const uint8_t *public_area, size_t public_length, const uint8_t *private_area, size_t private_length,
     TPM2B_PUBLIC *object_public, TPM2B_PRIVATE *object_private) {
+    if (clavis_tss() == NULL) return CLAVIS_TSS_MISSING;
     size_t offset = 0;
     TSS2_RC rc = Tss2_MU_TPM2B_PUBLIC_Unmarshal(public_area, public_length, &offset, object_public);
     if (rc == TSS2_RC_SUCCESS && offset != public_length) rc = TSS2_MU_RC_BAD_SIZE;
