@@ -1,5 +1,5 @@
 internal import CChildProcess
-public import FoundationEssentials
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +41,7 @@ final class ChildProcess {
     deinit {
         closeInput()
         close(output)
-        buffered.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        buffered.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
         if exitStatus == nil {
             kill(pid, SIGKILL)
             _ = wait()
@@ -108,7 +108,7 @@ final class ChildProcess {
     /// Everything the program writes until it closes its output (at most `maximumOutput` bytes).
     func readToEnd() -> [UInt8] {
         while buffered.count < Self.maximumOutput, fill() {}
-        defer { buffered.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { buffered.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         let all = buffered
         buffered = []
         return all
@@ -117,7 +117,7 @@ final class ChildProcess {
     /// Reads what the program wrote next into the buffer; false at end of output or on an error.
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
-        defer { chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { chunk.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         while true {
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -149,7 +149,7 @@ final class ChildProcess {
         guard let child = start(path, arguments) else { return nil }
         child.closeInput()
         var output = child.readToEnd()
-        defer { output.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { output.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         return Outcome(status: child.wait(), output: Data(output))
     }
 
