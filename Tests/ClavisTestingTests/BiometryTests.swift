@@ -17,6 +17,12 @@ import Testing
             #expect(try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Read"))
             #expect(read(account: "bio-key", context: context).0 == errSecAuthFailed)
             #expect(read(account: "bio-key").0 == errSecAuthFailed)
+            // The data is asked for, so it is read (and refused) even when the app keeps no result.
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "bio-key",
+                kSecReturnData as String: true,
+            ]
+            #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecAuthFailed)
         }
     }
 

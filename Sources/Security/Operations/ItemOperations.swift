@@ -65,12 +65,13 @@ enum ItemOperations {
         if request.itemClass == .identity { return try IdentityItems.copyMatching(query, request, result) }
         let limit = request.limit ?? .one
         var itemQuery = itemQuery(for: request, limit: limit)
-        // A key's or certificate's reference is made from its secret, the external representation or DER.
-        let secretNeeded =
-            request.returns.contains(.data)
-            || (request.itemClass != .genericPassword && request.itemClass != .internetPassword
-                && request.returns.contains(.reference))
-        itemQuery.returnsSecret = result != nil && secretNeeded
+        // Data asked for is read (and its access control evaluated) even when the caller passes no result, as
+        // Apple's server reads what the query asks for whatever the client keeps. A key's or certificate's reference
+        // is made from its secret, the external representation or DER, only for a caller that takes it.
+        let referenceNeeded =
+            result != nil && request.itemClass != .genericPassword && request.itemClass != .internetPassword
+            && request.returns.contains(.reference)
+        itemQuery.returnsSecret = request.returns.contains(.data) || referenceNeeded
         let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
             throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
