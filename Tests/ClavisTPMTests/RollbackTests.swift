@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// A TPM-bound keychain counts its writes in a TPM counter: an older copy of `keychain.db` put back is refused.
-@Suite(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"), .serialized)
+@Suite(.serialized)
 struct RollbackTests {
     private func item(_ account: String) -> NewItem {
         NewItem(

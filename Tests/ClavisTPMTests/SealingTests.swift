@@ -2,7 +2,7 @@ import ClavisCore
 import ClavisTPM
 import Testing
 
-@Suite(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"), .serialized)
+@Suite(.serialized)
 struct SealingTests {
     let secret = SecureBytes((0..<32).map { UInt8($0 * 7 & 0xFF) })
 

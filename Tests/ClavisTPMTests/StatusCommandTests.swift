@@ -10,7 +10,7 @@ struct StatusCommandTests {
         #expect(output.contains("device key: file"))
     }
 
-    @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
+    @Test
     func statusSaysTheDeviceKeyIsSealedToTheTPM() throws {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()
@@ -23,7 +23,7 @@ struct StatusCommandTests {
         #expect(later.contains("device key: tpm"))
     }
 
-    @Test(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"))
+    @Test
     func daemonCreatesKeychainsBoundToTheTPMItIsGiven() throws {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()

@@ -6,7 +6,7 @@ import Testing
 
 /// P-256 keys created and used inside a (software) TPM: signatures `openssl` verifies, ECDH that agrees with a
 /// software key, and a wrapped key no other TPM can use.
-@Suite(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"), .serialized)
+@Suite(.serialized)
 struct TPMKeyTests {
     private let message = Array("signed inside the TPM".utf8)
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Keychains whose device key is sealed to a (software) TPM: they open on that TPM only, and only while the PCRs of
 /// their policy keep their values.
-@Suite(.enabled(if: SoftwareTPM.isInstalled, "swtpm is not installed"), .serialized)
+@Suite(.serialized)
 struct TPMKeychainTests {
     private let item = NewItem(
         itemClass: .genericPassword, attributes: [.account: .string("me"), .service: .string("tpm")],
