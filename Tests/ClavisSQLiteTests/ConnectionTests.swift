@@ -2,8 +2,13 @@ import ClavisSQLite
 import Foundation
 import Testing
 
-@Suite struct ConnectionTests {
+@Suite final class ConnectionTests {
     let path = NSTemporaryDirectory() + "clavis-sqlite-\(UUID().uuidString).db"
+
+    /// Each test's database and its journal files go with the test.
+    deinit {
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
 
     @Test func valuesRoundTripIncludingEmptyBlobs() throws {
         let connection = try Connection(path: path)

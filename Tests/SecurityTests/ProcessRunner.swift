@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs a program to completion and captures what it wrote.
@@ -60,10 +61,30 @@ func writeEntitlements(in folder: String, name: String, applicationIdentifier: S
 }
 
 /// A fresh temporary folder.
+///
+/// The folder is removed when the test process exits (`TemporaryFolders`), whatever the test did with it.
 func makeTemporaryFolder(_ prefix: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    TemporaryFolders.removeAtExit(path)
     return path
+}
+
+/// The temporary folders the tests made, removed when the process exits, so that runs leave nothing in /tmp.
+enum TemporaryFolders {
+    private static let made = Mutex<[String]>([])
+
+    /// Removes `path` and what it holds when the process exits.
+    static func removeAtExit(_ path: String) {
+        made.withLock { folders in
+            if folders.isEmpty { atexit { TemporaryFolders.removeAll() } }
+            folders.append(path)
+        }
+    }
+
+    private static func removeAll() {
+        for path in made.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
 
 /// The repository's root folder (this file is Tests/SecurityTests/ProcessRunner.swift).

@@ -22,6 +22,7 @@ enum TestKeychain {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("clavis-security-tests-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        TemporaryFolders.removeAtExit(folder)
         let entitlements = folder + "/tests.entitlements"
         let plist: [String: Any] = [
             "application-identifier": applicationIdentifier,
