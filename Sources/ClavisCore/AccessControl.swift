@@ -52,9 +52,10 @@ public struct AccessControl: Sendable, Hashable {
         ]
     }
 
-    /// The protection code and the flag bits in hexadecimal, as Apple's description of an access control shows
-    /// them: `ak;flags=0x3`.
-    public var summary: String { "\(protection.rawValue);flags=0x\(String(flags.rawValue, radix: 16))" }
+    /// Apple's description of the `SecAccessControl` holding this policy: `<SecAccessControl: ak;flags=0x3>`.
+    public var objectDescription: String {
+        "<SecAccessControl: \(protection.rawValue);flags=0x\(String(flags.rawValue, radix: 16))>"
+    }
 
     /// Checks the flags: only Apple's bits, and not both `.or` and `.and`.
     public func validate() throws(KeychainError) {

@@ -42,6 +42,16 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
         }
     }
 
+    /// The primary-key attributes of an item with `attributes`, the access group and `sync` aside, an absent one as
+    /// "" or 0 (as the uniqueness rule counts it): a query by them reaches the one item a colliding add met.
+    public func primaryKeyAttributes(of attributes: [AttributeKey: AttributeValue]) -> [AttributeKey: AttributeValue] {
+        var key: [AttributeKey: AttributeValue] = [:]
+        for name in primaryKey where name != .accessGroup && name != .synchronizable {
+            key[name] = attributes[name] ?? .absent(attributeKinds[name] ?? .string)
+        }
+        return key
+    }
+
     /// The attributes an item of this class may carry, each with the kind of value it takes.
     public var attributeKinds: [AttributeKey: AttributeValue.Kind] {
         switch self {

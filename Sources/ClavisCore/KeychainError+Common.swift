@@ -2,6 +2,11 @@ public import FoundationEssentials
 
 /// Errors more than one layer raises, worded once.
 extension KeychainError {
+    /// `itemNotFound` for a search of `itemClass` that matched nothing.
+    public static func noItemMatches(_ itemClass: ItemClass) -> KeychainError {
+        KeychainError(.itemNotFound, "no \(itemClass.rawValue) item matches the query")
+    }
+
     /// `diskFull` for the file system holding the keychain folder `path`.
     public static func keychainDiskFull(folder path: String) -> KeychainError {
         KeychainError(.diskFull, "no space left on the file system of the keychain folder \(path)")

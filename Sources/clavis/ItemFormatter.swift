@@ -19,7 +19,7 @@ struct ItemFormatter {
             if key == .creator || key == .type, case .number(let number) = value {
                 lines.append("    \(name)<uint32>=\(Self.fourCharacterCode(UInt32(truncatingIfNeeded: number)))")
             } else if key == .accessControl, let access = Self.accessControl(of: item) {
-                lines.append("    \(name)<blob>=<SecAccessControl: \(access.summary)>")
+                lines.append("    \(name)<blob>=\(access.objectDescription)")
             } else {
                 lines.append("    \(name)\(Self.typed(value))")
             }
@@ -65,7 +65,7 @@ struct ItemFormatter {
         var attributes: [String: JSONValue] = [:]
         for (key, value) in item.attributes {
             if key == .accessControl, let access = accessControl(of: item) {
-                attributes[key.rawValue] = .string("<SecAccessControl: \(access.summary)>")
+                attributes[key.rawValue] = .string(access.objectDescription)
             } else {
                 attributes[key.rawValue] = jsonValue(value)
             }

@@ -90,18 +90,6 @@ enum PasswordKind: Sendable {
         }
         return attributes
     }
-
-    /// The whole primary key of the item `attributes` describe: what `-U` matches the existing item by.
-    ///
-    /// Every primary-key attribute is named, an absent one as "" or 0 (as the uniqueness rule counts it), with the
-    /// item's access group and `sync` false, so the update can only reach the one item the add collided with.
-    func primaryKey(of attributes: [AttributeKey: AttributeValue]) -> [AttributeKey: AttributeValue] {
-        var key: [AttributeKey: AttributeValue] = [:]
-        for name in itemClass.primaryKey where name != .accessGroup && name != .synchronizable {
-            key[name] = attributes[name] ?? .absent(itemClass.attributeKinds[name] ?? .string)
-        }
-        return key
-    }
 }
 
 extension PasswordKind {

@@ -69,14 +69,10 @@ struct GitKeychainItems {
         do throws(KeychainError) {
             _ = try keychain.add(NewItem(itemClass: .internetPassword, attributes: attributes, secret: secret))
         } catch  where error.code == .duplicateItem {
-            // Every attribute of the primary key is named (an absent one as "" or 0, as the uniqueness rule counts
-            // it), so that the update reaches only the item the add met.
-            var primaryKey = attributes
-            for key in ItemClass.internetPassword.primaryKey where primaryKey[key] == nil && key != .accessGroup {
-                let kind = ItemClass.internetPassword.attributeKinds[key] ?? .string
-                if key != .synchronizable { primaryKey[key] = .absent(kind) }
-            }
-            let query = ItemQuery(itemClass: .internetPassword, attributes: primaryKey)
+            // Every attribute of the primary key is named, so that the update reaches only the item the add met.
+            let query = ItemQuery(
+                itemClass: .internetPassword,
+                attributes: ItemClass.internetPassword.primaryKeyAttributes(of: attributes))
             _ = try keychain.update(query, with: ItemChanges(secret: secret))
         }
     }

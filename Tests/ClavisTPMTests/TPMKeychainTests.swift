@@ -88,9 +88,10 @@ struct TPMKeychainTests {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()
         do { _ = try Keychain(home: folder.home, deviceKeyOptions: DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)) }
-        FileManager.default.createFile(
-            atPath: folder.home.deviceKeyPath, contents: Data(repeating: 1, count: 32),
-            attributes: [.posixPermissions: 0o600])
+        #expect(
+            FileManager.default.createFile(
+                atPath: folder.home.deviceKeyPath, contents: Data(repeating: 1, count: 32),
+                attributes: [.posixPermissions: 0o600]))
         let error = #expect(throws: KeychainError.self) {
             try Keychain(home: folder.home, deviceKeyOptions: DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti))
         }

@@ -22,7 +22,7 @@ public final class SecAccessControl: Sendable, Hashable {
 extension SecAccessControl: CustomStringConvertible {
     /// The protection class and flag bits, in the manner of Apple's description.
     public var description: String {
-        "<SecAccessControl: \(policy.summary)>"
+        policy.objectDescription
     }
 }
 

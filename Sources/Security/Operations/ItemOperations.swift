@@ -74,7 +74,7 @@ enum ItemOperations {
         itemQuery.returnsSecret = request.returns.contains(.data) || referenceNeeded
         let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
-            throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
+            throw KeychainError.noItemMatches(request.itemClass)
         }
         guard let result else { return }
         if request.returns.contains(.data), items.contains(where: { TokenKey.isHeld($0.attributes) }) {
@@ -93,7 +93,7 @@ enum ItemOperations {
             itemQuery(for: request, limit: .all), with: changes.itemChanges,
             authentication: request.authentication.call(context: changes.authenticationContext))
         guard count > 0 else {
-            throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
+            throw KeychainError.noItemMatches(request.itemClass)
         }
     }
 
@@ -104,7 +104,7 @@ enum ItemOperations {
         let count = try KeychainClient().delete(
             itemQuery(for: request, limit: .all), authentication: request.authentication.call)
         guard count > 0 else {
-            throw KeychainError(.itemNotFound, "no \(request.itemClass.rawValue) item matches the query")
+            throw KeychainError.noItemMatches(request.itemClass)
         }
     }
 

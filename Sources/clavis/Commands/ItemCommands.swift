@@ -104,10 +104,11 @@ struct AddPasswordCommand: RunnableCommand {
             var changes = attributes
             changes.removeValue(forKey: .accessGroup)
             let query = ItemQuery(
-                itemClass: kind.itemClass, attributes: kind.primaryKey(of: attributes), synchronizable: .no,
+                itemClass: kind.itemClass, attributes: kind.itemClass.primaryKeyAttributes(of: attributes),
+                synchronizable: .no,
                 accessGroups: [group ?? ""])
             guard try keychain.update(query, with: ItemChanges(attributes: changes, secret: secret)) > 0 else {
-                throw KeychainError(.itemNotFound, "no \(kind.itemClass.rawValue) item matches the query")
+                throw KeychainError.noItemMatches(kind.itemClass)
             }
             return succeed(context)
         } catch {
@@ -165,7 +166,7 @@ struct FindPasswordCommand: RunnableCommand {
             let found = try KeychainClient().find(
                 kind.query(matching: attributes, limit: .one, returnsSecret: wantsSecret))
             guard let first = found.first else {
-                throw KeychainError(.itemNotFound, "no \(kind.itemClass.rawValue) item matches the query")
+                throw KeychainError.noItemMatches(kind.itemClass)
             }
             item = first
         } catch {
@@ -216,7 +217,7 @@ struct DeletePasswordCommand: RunnableCommand {
             keychain = try KeychainClient()
             items = try keychain.find(kind.query(matching: attributes, limit: everyMatch ? .all : .one))
             guard !items.isEmpty else {
-                throw KeychainError(.itemNotFound, "no \(kind.itemClass.rawValue) item matches the query")
+                throw KeychainError.noItemMatches(kind.itemClass)
             }
         } catch {
             return context.fail("SecItemCopyMatching", error)
