@@ -204,18 +204,9 @@ public final class KeychainDaemon: Sendable {
         let milliseconds = Int(
             interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        let deviceKeyOptions = settings.deviceKeyOptions
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(milliseconds, 1)))
         timer.setEventHandler {
-            // Only a keychain with a passcode can be unlocked again by its user; one without stays as it is.
-            for home in idleLock.keychainsToLock(at: .now) {
-                guard
-                    let keychain = try? OpenKeychains.keychain(
-                        home: home, mapsDatabase: false, deviceKeyOptions: deviceKeyOptions),
-                    keychain.hasPasscode
-                else { continue }
-                keychain.lock()
-            }
+            _ = Self.lockOpenKeychains(in: idleLock.keychainsToLock(at: .now))
         }
         timer.resume()
         return timer
@@ -249,11 +240,19 @@ public final class KeychainDaemon: Sendable {
         case (.user(let uid), .system): homes = [settings.home(for: uid)]
         case (.user(let uid), .user): homes = uid == daemonUID ? [settings.home(for: uid)] : []
         }
+        let reason = scope == .everyUser ? "the machine is going to sleep" : "its user's session locked"
+        for home in Self.lockOpenKeychains(in: homes) {
+            DaemonLog.report("locked the keychain in \(home.path): \(reason)")
+        }
+    }
+
+    /// Locks the keychains this daemon has open in `homes` (every one when `nil`) that have a passcode, and returns
+    /// their folders. One without a passcode stays as it is: its user could not unlock it again.
+    private static func lockOpenKeychains(in homes: [KeychainHome]?) -> [KeychainHome] {
         let keychains = homes.map { $0.compactMap(OpenKeychains.ifOpen(home:)) } ?? OpenKeychains.all
-        for keychain in keychains where keychain.hasPasscode {
+        return keychains.filter(\.hasPasscode).map { keychain in
             keychain.lock()
-            let reason = scope == .everyUser ? "the machine is going to sleep" : "its user's session locked"
-            DaemonLog.report("locked the keychain in \(keychain.home.path): \(reason)")
+            return keychain.home
         }
     }
 
