@@ -17,13 +17,8 @@ enum Console {
 
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
-        var bytes = Array((text + "\n").utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        var line = text + "\n"
+        line.withUTF8 { _ = DescriptorOutput.writeAll(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
     }
 
     /// Reports a failed keychain operation with Apple's message and the reason (never a secret), and returns the

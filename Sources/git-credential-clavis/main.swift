@@ -11,20 +11,11 @@ import ClavisCore
 // described on standard input. Answers on standard output; failures on standard error with exit status 1, as git's
 // own helpers do; an action it does not know is ignored (exit 0), so that later versions of git can add some.
 
-/// Writes bytes to a descriptor, all of them.
-func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-    }
-}
-
 /// Says why on standard error and exits with status 1.
 func fail(_ message: String) -> Never {
-    Array("git-credential-clavis: \(message)\n".utf8).withUnsafeBytes { writeAll($0, to: STDERR_FILENO) }
+    Array("git-credential-clavis: \(message)\n".utf8).withUnsafeBytes {
+        _ = DescriptorOutput.writeAll($0, to: STDERR_FILENO)
+    }
     exit(1)
 }
 
@@ -54,7 +45,9 @@ do throws(KeychainError) {
     let items = GitKeychainItems(keychain: try KeychainClient(), now: Int64(now.tv_sec))
     switch action {
     case "get":
-        if let answer = try items.get(credential) { answer.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) } }
+        if let answer = try items.get(credential) {
+            answer.withUnsafeBytes { _ = DescriptorOutput.writeAll($0, to: STDOUT_FILENO) }
+        }
     case "store": try items.store(credential)
     default: try items.erase(credential)
     }

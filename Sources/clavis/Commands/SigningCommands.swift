@@ -140,13 +140,7 @@ struct SignatureCommand: RunnableCommand {
 
     /// Writes `bytes` to standard output as they are.
     private static func writeToStandardOutput(_ bytes: [UInt8]) {
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            rest = rest.dropFirst(written)
-        }
+        bytes.withUnsafeBytes { _ = DescriptorOutput.writeAll($0, to: STDOUT_FILENO) }
     }
 }
 
