@@ -37,15 +37,10 @@ struct GitCredential {
     /// - Throws: `InputError` for a line without `=`, a port that is not a number, or text that is not UTF-8.
     init(_ input: SecureBytes) throws(InputError) {
         let failure = input.withUnsafeBytes { bytes -> InputError? in
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
+            for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
                 if line.isEmpty { break }
                 do throws(InputError) {
-                    try read(line)
+                    try read(UnsafeRawBufferPointer(rebasing: line))
                 } catch {
                     return error
                 }

@@ -16,17 +16,11 @@ struct StoredSecret {
         var expiry: Int64?
         var refreshToken: SecureBytes?
         secret.withUnsafeBytes { bytes in
-            var start = 0
-            var isFirst = true
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-                start = end + 1
-                if isFirst {
-                    password = SecureBytes(copying: line)
-                    isFirst = false
-                } else if let value = Self.value(of: line, named: "password_expiry_utc=") {
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .map(UnsafeRawBufferPointer.init(rebasing:))
+            password = SecureBytes(copying: lines[0])
+            for line in lines.dropFirst() {
+                if let value = Self.value(of: line, named: "password_expiry_utc=") {
                     expiry = Int64(String(decoding: value, as: UTF8.self))
                 } else if let value = Self.value(of: line, named: "oauth_refresh_token=") {
                     refreshToken = SecureBytes(copying: value)
