@@ -32,6 +32,7 @@ let package = Package(
         .target(name: "CFprintd"),
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
+        .target(name: "CSecretService", linkerSettings: [.linkedLibrary("systemd")]),
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -49,7 +50,7 @@ let package = Package(
             name: "ClavisServer",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
-                "ClavisAuthentication", "CJournal", "CLogind",
+                "ClavisAuthentication", "CJournal", "CLogind", "CSecretService",
             ]),
         .executableTarget(
             name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"],

@@ -417,4 +417,31 @@ static inline int clavis_pkcs12_verify(PKCS12 *archive, const char *passphrase, 
     return 0;
 }
 
+/* ---- Finite-field Diffie-Hellman ---- */
+
+/* base^exponent mod modulus, each big-endian, written to `out` left-padded to `modulus_length` bytes; 1 on success.
+   The exponent (a private key) is held in secure BIGNUMs, computed in constant time, and cleared when freed. */
+static inline int clavis_mod_exp(const unsigned char *base, size_t base_length, const unsigned char *exponent,
+                                 size_t exponent_length, const unsigned char *modulus, size_t modulus_length,
+                                 unsigned char *out) {
+    BN_CTX *context = BN_CTX_secure_new();
+    BIGNUM *b = BN_bin2bn(base, (int)base_length, NULL);
+    BIGNUM *e = BN_secure_new();
+    BIGNUM *m = BN_bin2bn(modulus, (int)modulus_length, NULL);
+    BIGNUM *result = BN_secure_new();
+    int ok = context != NULL && b != NULL && e != NULL && m != NULL && result != NULL
+        && BN_bin2bn(exponent, (int)exponent_length, e) != NULL;
+    if (ok) {
+        BN_set_flags(e, BN_FLG_CONSTTIME);
+        ok = BN_mod_exp(result, b, e, m, context) == 1
+            && BN_bn2binpad(result, out, (int)modulus_length) == (int)modulus_length;
+    }
+    BN_CTX_free(context);
+    BN_free(b);
+    BN_clear_free(e);
+    BN_free(m);
+    BN_clear_free(result);
+    return ok;
+}
+
 #endif

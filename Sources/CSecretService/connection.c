@@ -1,0 +1,136 @@
+#include "secret_service_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/// A client leaving the bus (`NameOwnerChanged` of a unique name to no owner) ends its sessions and prompts.
+static int on_name_owner_changed(sd_bus_message *message, void *userdata, sd_bus_error *ignored) {
+    (void)ignored;
+    clavis_secret_service *service = userdata;
+    const char *name = NULL;
+    const char *old_owner = NULL;
+    const char *new_owner = NULL;
+    if (sd_bus_message_read(message, "sss", &name, &old_owner, &new_owner) < 0) return 0;
+    if (name[0] != ':' || new_owner[0] != '\0' || service->handler == NULL) return 0;
+    clavis_ss_request request;
+    memset(&request, 0, sizeof request);
+    request.operation = CLAVIS_SS_CLIENT_GONE;
+    request.path = SECRETS_ROOT;
+    request.sender = name;
+    request.pidfd = -1;
+    clavis_ss_reply *reply = reply_new();
+    if (reply == NULL) return 0;
+    service->handler(service->context, &request, reply);
+    reply_free(reply);
+    return 0;
+}
+
+clavis_secret_service *clavis_secret_service_open(int *error, int *owns_name) {
+    *owns_name = 0;
+    clavis_secret_service *service = calloc(1, sizeof *service);
+    if (service == NULL) {
+        *error = -ENOMEM;
+        return NULL;
+    }
+    int result = sd_bus_open_user(&service->bus);
+    if (result >= 0) result = register_objects(service);
+    if (result >= 0) {
+        result = sd_bus_match_signal(service->bus, &service->slots[7], "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                     "org.freedesktop.DBus", "NameOwnerChanged", on_name_owner_changed, service);
+    }
+    if (result < 0) {
+        *error = result;
+        clavis_secret_service_close(service);
+        return NULL;
+    }
+    // No SD_BUS_NAME_REPLACE_EXISTING and no queueing: another provider keeps the name.
+    *owns_name = sd_bus_request_name(service->bus, SECRETS_NAME, 0) >= 0;
+    return service;
+}
+
+int clavis_secret_service_run(clavis_secret_service *service, clavis_ss_handler handler, void *context) {
+    service->handler = handler;
+    service->context = context;
+    for (;;) {
+        int result = sd_bus_process(service->bus, NULL);
+        if (result < 0) return result;
+        if (result > 0) continue;
+        result = sd_bus_wait(service->bus, UINT64_MAX);
+        if (result < 0 && result != -EINTR) return result;
+    }
+}
+
+void clavis_secret_service_close(clavis_secret_service *service) {
+    if (service == NULL) return;
+    for (size_t index = 0; index < sizeof service->slots / sizeof service->slots[0]; index++) {
+        sd_bus_slot_unref(service->slots[index]);
+    }
+    sd_bus_message_unref(service->described_for);
+    free(service->described_path);
+    reply_free(service->described);
+    sd_bus_flush_close_unref(service->bus);
+    free(service);
+}
+
+void read_caller(sd_bus *bus, const char *sender, clavis_ss_request *request) {
+    request->sender = sender;
+    request->pid = 0;
+    request->uid = UINT32_MAX;
+    request->pidfd = -1;
+    if (sender == NULL) return;
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    sd_bus_message *answer = NULL;
+    int result = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                    "GetConnectionCredentials", &error, &answer, "s", sender);
+    if (result >= 0) result = sd_bus_message_enter_container(answer, 'a', "{sv}");
+    while (result > 0 && (result = sd_bus_message_enter_container(answer, 'e', "sv")) > 0) {
+        const char *key = NULL;
+        if (sd_bus_message_read(answer, "s", &key) < 0) break;
+        if (strcmp(key, "ProcessID") == 0) {
+            uint32_t pid = 0;
+            if (sd_bus_message_read(answer, "v", "u", &pid) >= 0) request->pid = (int32_t)pid;
+        } else if (strcmp(key, "UnixUserID") == 0) {
+            uint32_t uid = UINT32_MAX;
+            if (sd_bus_message_read(answer, "v", "u", &uid) >= 0) request->uid = uid;
+        } else if (strcmp(key, "ProcessFD") == 0) {
+            int descriptor = -1;
+            // The message owns the descriptor it carries: the request gets its own copy.
+            if (sd_bus_message_read(answer, "v", "h", &descriptor) >= 0 && descriptor >= 0) {
+                request->pidfd = fcntl(descriptor, F_DUPFD_CLOEXEC, 3);
+            }
+        } else {
+            sd_bus_message_skip(answer, "v");
+        }
+        sd_bus_message_exit_container(answer);
+    }
+    sd_bus_message_unref(answer);
+    sd_bus_error_free(&error);
+}
+
+int reply_error(const clavis_ss_reply *reply, sd_bus_error *error) {
+    if (reply->out_of_memory) return sd_bus_error_set_errno(error, ENOMEM);
+    const char *name;
+    switch (reply->error) {
+    case CLAVIS_SS_ERROR_NO_SUCH_OBJECT: name = SECRET_INTERFACE ".Error.NoSuchObject"; break;
+    case CLAVIS_SS_ERROR_IS_LOCKED: name = SECRET_INTERFACE ".Error.IsLocked"; break;
+    case CLAVIS_SS_ERROR_NO_SESSION: name = SECRET_INTERFACE ".Error.NoSession"; break;
+    case CLAVIS_SS_ERROR_INVALID_ARGS: name = SD_BUS_ERROR_INVALID_ARGS; break;
+    case CLAVIS_SS_ERROR_NOT_SUPPORTED: name = SD_BUS_ERROR_NOT_SUPPORTED; break;
+    case CLAVIS_SS_ERROR_ACCESS_DENIED: name = SD_BUS_ERROR_ACCESS_DENIED; break;
+    default: name = SD_BUS_ERROR_FAILED; break;
+    }
+    return sd_bus_error_set(error, name, reply->message);
+}
+
+void emit_signals(sd_bus *bus, const clavis_ss_reply *reply) {
+    for (size_t index = 0; index < reply->signal_members.count; index++) {
+        const char *member = reply->signal_members.items[index];
+        const char *interface = strncmp(member, "Collection", 10) == 0 ? SECRET_INTERFACE ".Service"
+                                                                        : SECRET_INTERFACE ".Collection";
+        sd_bus_emit_signal(bus, reply->signal_paths.items[index], interface, member, "o",
+                           reply->signal_objects.items[index]);
+    }
+}

@@ -1,0 +1,713 @@
+#include "secret_service_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SERVICE_INTERFACE SECRET_INTERFACE ".Service"
+#define COLLECTION_INTERFACE SECRET_INTERFACE ".Collection"
+#define ITEM_INTERFACE SECRET_INTERFACE ".Item"
+#define SESSION_INTERFACE SECRET_INTERFACE ".Session"
+#define PROMPT_INTERFACE SECRET_INTERFACE ".Prompt"
+
+// ---- Reading arguments ----
+
+/// The arrays a request borrows for its attributes and objects, freed after the call.
+typedef struct {
+    const char **names;
+    const char **values;
+    char **objects;
+} request_storage;
+
+static void storage_free(request_storage *storage) {
+    free(storage->names);
+    free(storage->values);
+    if (storage->objects != NULL) {
+        for (char **object = storage->objects; *object != NULL; object++) free(*object);
+        free(storage->objects);
+    }
+}
+
+/// Reads an `a{ss}` into the request's attributes (the strings stay in the message).
+static int read_attributes(sd_bus_message *message, clavis_ss_request *request, request_storage *storage) {
+    int result = sd_bus_message_enter_container(message, 'a', "{ss}");
+    if (result < 0) return result;
+    size_t capacity = 0;
+    request->attribute_count = 0;
+    request->has_attributes = 1;
+    while ((result = sd_bus_message_enter_container(message, 'e', "ss")) > 0) {
+        const char *name = NULL;
+        const char *value = NULL;
+        result = sd_bus_message_read(message, "ss", &name, &value);
+        if (result < 0) return result;
+        if (request->attribute_count == capacity) {
+            capacity = capacity == 0 ? 8 : capacity * 2;
+            const char **names = realloc(storage->names, capacity * sizeof *names);
+            if (names == NULL) return -ENOMEM;
+            storage->names = names;
+            const char **values = realloc(storage->values, capacity * sizeof *values);
+            if (values == NULL) return -ENOMEM;
+            storage->values = values;
+        }
+        storage->names[request->attribute_count] = name;
+        storage->values[request->attribute_count] = value;
+        request->attribute_count++;
+        result = sd_bus_message_exit_container(message);
+        if (result < 0) return result;
+    }
+    if (result < 0) return result;
+    request->attribute_names = storage->names;
+    request->attribute_values = storage->values;
+    return sd_bus_message_exit_container(message);
+}
+
+/// Reads an `ao` into the request's objects.
+static int read_objects(sd_bus_message *message, clavis_ss_request *request, request_storage *storage) {
+    int result = sd_bus_message_read_strv(message, &storage->objects);
+    if (result < 0) return result;
+    request->object_count = 0;
+    if (storage->objects != NULL) {
+        while (storage->objects[request->object_count] != NULL) request->object_count++;
+    }
+    request->objects = (const char *const *)storage->objects;
+    return 0;
+}
+
+/// Reads a secret, `(oayays)`.
+static int read_secret(sd_bus_message *message, clavis_ss_secret *secret) {
+    const void *parameters = NULL;
+    const void *value = NULL;
+    int result = sd_bus_message_enter_container(message, 'r', "oayays");
+    if (result >= 0) result = sd_bus_message_read(message, "o", &secret->session);
+    if (result >= 0) result = sd_bus_message_read_array(message, 'y', &parameters, &secret->parameters.count);
+    if (result >= 0) result = sd_bus_message_read_array(message, 'y', &value, &secret->value.count);
+    if (result >= 0) result = sd_bus_message_read(message, "s", &secret->content_type);
+    if (result >= 0) result = sd_bus_message_exit_container(message);
+    secret->parameters.bytes = parameters;
+    secret->value.bytes = value;
+    return result;
+}
+
+/// Reads the `a{sv}` properties of CreateCollection or CreateItem: `<interface>.Label` and, for items,
+/// `<interface>.Attributes`; others are skipped.
+static int read_properties(sd_bus_message *message, const char *interface, clavis_ss_request *request,
+                           request_storage *storage) {
+    size_t prefix = strlen(interface);
+    int result = sd_bus_message_enter_container(message, 'a', "{sv}");
+    if (result < 0) return result;
+    while ((result = sd_bus_message_enter_container(message, 'e', "sv")) > 0) {
+        const char *key = NULL;
+        result = sd_bus_message_read(message, "s", &key);
+        if (result < 0) return result;
+        int known = strncmp(key, interface, prefix) == 0 && key[prefix] == '.';
+        if (known && strcmp(key + prefix + 1, "Label") == 0) {
+            result = sd_bus_message_read(message, "v", "s", &request->label);
+            request->has_label = result >= 0;
+        } else if (known && strcmp(key + prefix + 1, "Attributes") == 0) {
+            result = sd_bus_message_enter_container(message, 'v', "a{ss}");
+            if (result >= 0) result = read_attributes(message, request, storage);
+            if (result >= 0) result = sd_bus_message_exit_container(message);
+        } else {
+            result = sd_bus_message_skip(message, "v");
+        }
+        if (result < 0) return result;
+        result = sd_bus_message_exit_container(message);
+        if (result < 0) return result;
+    }
+    if (result < 0) return result;
+    return sd_bus_message_exit_container(message);
+}
+
+// ---- Calling the handler ----
+
+/// Hands `request` (for the object `path`, from the sender of `message`) to the program's handler; 0 with
+/// `*answered` the reply, or a negative errno with `error` set.
+static int call_handler(clavis_secret_service *service, sd_bus_message *message, const char *path,
+                        clavis_ss_request *request, clavis_ss_reply **answered, sd_bus_error *error) {
+    request->path = path;
+    read_caller(service->bus, sd_bus_message_get_sender(message), request);
+    clavis_ss_reply *reply = reply_new();
+    if (reply == NULL) {
+        if (request->pidfd >= 0) close(request->pidfd);
+        return sd_bus_error_set_errno(error, ENOMEM);
+    }
+    service->handler(service->context, request, reply);
+    if (request->pidfd >= 0) close(request->pidfd);
+    if (reply->failed || reply->out_of_memory) {
+        int result = reply_error(reply, error);
+        reply_free(reply);
+        return result;
+    }
+    *answered = reply;
+    return 0;
+}
+
+static int append_paths(sd_bus_message *message, const string_list *list) {
+    int result = sd_bus_message_open_container(message, 'a', "o");
+    for (size_t index = 0; result >= 0 && index < list->count; index++) {
+        result = sd_bus_message_append(message, "o", list->items[index]);
+    }
+    return result >= 0 ? sd_bus_message_close_container(message) : result;
+}
+
+/// The first path of `list`, or "/" (the specification's "no object").
+static const char *first_path(const string_list *list) { return list->count > 0 ? list->items[0] : "/"; }
+
+static int append_secret(sd_bus_message *message, const stored_secret *secret) {
+    int result = sd_bus_message_open_container(message, 'r', "oayays");
+    if (result >= 0) result = sd_bus_message_append(message, "o", secret->session);
+    if (result >= 0) result = sd_bus_message_append_array(message, 'y', secret->parameters, secret->parameter_count);
+    if (result >= 0) result = sd_bus_message_append_array(message, 'y', secret->value, secret->value_count);
+    if (result >= 0) result = sd_bus_message_append(message, "s", secret->content_type);
+    return result >= 0 ? sd_bus_message_close_container(message) : result;
+}
+
+/// How a method's reply is shaped.
+typedef enum {
+    SHAPE_NONE,
+    SHAPE_OPEN_SESSION,       // vo
+    SHAPE_TWO_PATH_LISTS,     // aoao
+    SHAPE_ONE_PATH_LIST,      // ao, both lists
+    SHAPE_PATHS_AND_PROMPT,   // ao o
+    SHAPE_PATH_AND_PROMPT,    // o o
+    SHAPE_PROMPT,             // o (list 1)
+    SHAPE_PATH,               // o (list 0)
+    SHAPE_SECRETS,            // a{o(oayays)}
+    SHAPE_SECRET,             // (oayays)
+} reply_shape;
+
+static int append_reply(sd_bus_message *message, reply_shape shape, const clavis_ss_reply *reply) {
+    int result = 0;
+    switch (shape) {
+    case SHAPE_NONE: break;
+    case SHAPE_OPEN_SESSION:
+        if (reply->has_bytes) {
+            result = sd_bus_message_open_container(message, 'v', "ay");
+            if (result >= 0) result = sd_bus_message_append_array(message, 'y', reply->bytes, reply->byte_count);
+            if (result >= 0) result = sd_bus_message_close_container(message);
+        } else {
+            result = sd_bus_message_append(message, "v", "s", "");
+        }
+        if (result >= 0) result = sd_bus_message_append(message, "o", first_path(&reply->paths[0]));
+        break;
+    case SHAPE_TWO_PATH_LISTS:
+        result = append_paths(message, &reply->paths[0]);
+        if (result >= 0) result = append_paths(message, &reply->paths[1]);
+        break;
+    case SHAPE_ONE_PATH_LIST:
+        result = sd_bus_message_open_container(message, 'a', "o");
+        for (int list = 0; list < 2; list++) {
+            for (size_t index = 0; result >= 0 && index < reply->paths[list].count; index++) {
+                result = sd_bus_message_append(message, "o", reply->paths[list].items[index]);
+            }
+        }
+        if (result >= 0) result = sd_bus_message_close_container(message);
+        break;
+    case SHAPE_PATHS_AND_PROMPT:
+        result = append_paths(message, &reply->paths[0]);
+        if (result >= 0) result = sd_bus_message_append(message, "o", first_path(&reply->paths[1]));
+        break;
+    case SHAPE_PATH_AND_PROMPT:
+        result = sd_bus_message_append(message, "oo", first_path(&reply->paths[0]), first_path(&reply->paths[1]));
+        break;
+    case SHAPE_PROMPT: result = sd_bus_message_append(message, "o", first_path(&reply->paths[1])); break;
+    case SHAPE_PATH: result = sd_bus_message_append(message, "o", first_path(&reply->paths[0])); break;
+    case SHAPE_SECRETS:
+        result = sd_bus_message_open_container(message, 'a', "{o(oayays)}");
+        for (size_t index = 0; result >= 0 && index < reply->secret_count; index++) {
+            result = sd_bus_message_open_container(message, 'e', "o(oayays)");
+            if (result >= 0) result = sd_bus_message_append(message, "o", reply->secrets[index].item);
+            if (result >= 0) result = append_secret(message, &reply->secrets[index]);
+            if (result >= 0) result = sd_bus_message_close_container(message);
+        }
+        if (result >= 0) result = sd_bus_message_close_container(message);
+        break;
+    case SHAPE_SECRET:
+        if (reply->secret_count != 1) return -EINVAL;
+        result = append_secret(message, &reply->secrets[0]);
+        break;
+    }
+    return result;
+}
+
+/// Runs `request` for `message` and replies in `shape`, then emits the signals the handler asked for.
+static int answer(sd_bus_message *message, clavis_secret_service *service, clavis_ss_request *request,
+                  reply_shape shape, sd_bus_error *error) {
+    clavis_ss_reply *reply = NULL;
+    int result = call_handler(service, message, sd_bus_message_get_path(message), request, &reply, error);
+    if (result < 0) return result;
+    sd_bus_message *method_return = NULL;
+    result = sd_bus_message_new_method_return(message, &method_return);
+    if (result >= 0) result = append_reply(method_return, shape, reply);
+    if (result >= 0) result = sd_bus_send(NULL, method_return, NULL);
+    sd_bus_message_unref(method_return);
+    if (result >= 0) emit_signals(service->bus, reply);
+    reply_free(reply);
+    return result < 0 ? sd_bus_error_set_errno(error, -result) : 1;
+}
+
+/// A request for `operation` with nothing read yet.
+static clavis_ss_request request_for(clavis_ss_operation operation) {
+    clavis_ss_request request;
+    memset(&request, 0, sizeof request);
+    request.operation = operation;
+    request.pidfd = -1;
+    return request;
+}
+
+static int invalid(sd_bus_error *error, int result) {
+    return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "malformed arguments (%s)", strerror(-result));
+}
+
+// ---- Service ----
+
+static int on_open_session(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_OPEN_SESSION);
+    char type = 0;
+    const char *contents = NULL;
+    int result = sd_bus_message_read(message, "s", &request.text);
+    if (result >= 0) result = sd_bus_message_peek_type(message, &type, &contents);
+    if (result >= 0 && contents != NULL && strcmp(contents, "ay") == 0) {
+        const void *input = NULL;
+        result = sd_bus_message_enter_container(message, 'v', "ay");
+        if (result >= 0) result = sd_bus_message_read_array(message, 'y', &input, &request.input.count);
+        if (result >= 0) result = sd_bus_message_exit_container(message);
+        request.input.bytes = input;
+    } else if (result >= 0) {
+        result = sd_bus_message_skip(message, "v");
+    }
+    if (result < 0) return invalid(error, result);
+    return answer(message, userdata, &request, SHAPE_OPEN_SESSION, error);
+}
+
+static int on_create_collection(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_CREATE_COLLECTION);
+    request_storage storage = {0};
+    int result = read_properties(message, COLLECTION_INTERFACE, &request, &storage);
+    if (result >= 0) result = sd_bus_message_read(message, "s", &request.text);
+    if (result >= 0) result = answer(message, userdata, &request, SHAPE_PATH_AND_PROMPT, error);
+    else result = invalid(error, result);
+    storage_free(&storage);
+    return result;
+}
+
+/// Service.SearchItems and Collection.SearchItems: the same request, two reply shapes.
+static int search_items(sd_bus_message *message, void *userdata, sd_bus_error *error, reply_shape shape) {
+    clavis_ss_request request = request_for(CLAVIS_SS_SEARCH_ITEMS);
+    request_storage storage = {0};
+    int result = read_attributes(message, &request, &storage);
+    if (result >= 0) result = answer(message, userdata, &request, shape, error);
+    else result = invalid(error, result);
+    storage_free(&storage);
+    return result;
+}
+
+static int on_service_search_items(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    return search_items(message, userdata, error, SHAPE_TWO_PATH_LISTS);
+}
+
+static int on_collection_search_items(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    return search_items(message, userdata, error, SHAPE_ONE_PATH_LIST);
+}
+
+/// Unlock and Lock: a list of objects in, the objects done and a prompt out.
+static int lock_or_unlock(sd_bus_message *message, void *userdata, sd_bus_error *error,
+                          clavis_ss_operation operation) {
+    clavis_ss_request request = request_for(operation);
+    request_storage storage = {0};
+    int result = read_objects(message, &request, &storage);
+    if (result >= 0) result = answer(message, userdata, &request, SHAPE_PATHS_AND_PROMPT, error);
+    else result = invalid(error, result);
+    storage_free(&storage);
+    return result;
+}
+
+static int on_unlock(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    return lock_or_unlock(message, userdata, error, CLAVIS_SS_UNLOCK);
+}
+
+static int on_lock(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    return lock_or_unlock(message, userdata, error, CLAVIS_SS_LOCK);
+}
+
+static int on_get_secrets(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_GET_SECRETS);
+    request_storage storage = {0};
+    int result = read_objects(message, &request, &storage);
+    if (result >= 0) result = sd_bus_message_read(message, "o", &request.object);
+    if (result >= 0) result = answer(message, userdata, &request, SHAPE_SECRETS, error);
+    else result = invalid(error, result);
+    storage_free(&storage);
+    return result;
+}
+
+static int on_read_alias(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_READ_ALIAS);
+    int result = sd_bus_message_read(message, "s", &request.text);
+    if (result < 0) return invalid(error, result);
+    return answer(message, userdata, &request, SHAPE_PATH, error);
+}
+
+static int on_set_alias(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_SET_ALIAS);
+    int result = sd_bus_message_read(message, "so", &request.text, &request.object);
+    if (result < 0) return invalid(error, result);
+    return answer(message, userdata, &request, SHAPE_NONE, error);
+}
+
+// ---- Properties ----
+
+/// The description of the object at `path` for the message being answered: asked of the handler once per message
+/// and object, so that a GetAll reads every property from one answer.
+static const clavis_ss_reply *describe(clavis_secret_service *service, const char *path, sd_bus_error *error) {
+    sd_bus_message *current = sd_bus_get_current_message(service->bus);
+    if (current != NULL && current == service->described_for && service->described_path != NULL &&
+        strcmp(service->described_path, path) == 0) {
+        return service->described;
+    }
+    clavis_ss_request request = request_for(CLAVIS_SS_DESCRIBE);
+    clavis_ss_reply *reply = NULL;
+    if (current == NULL) {
+        sd_bus_error_set(error, SD_BUS_ERROR_FAILED, "no call to answer");
+        return NULL;
+    }
+    if (call_handler(service, current, path, &request, &reply, error) < 0) return NULL;
+    sd_bus_message_unref(service->described_for);
+    free(service->described_path);
+    reply_free(service->described);
+    service->described_for = sd_bus_message_ref(current);
+    service->described_path = strdup(path);
+    service->described = reply;
+    return reply;
+}
+
+static int get_children(sd_bus *bus, const char *path, const char *interface, const char *property,
+                        sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)interface, (void)property;
+    const clavis_ss_reply *reply = describe(userdata, path, error);
+    return reply == NULL ? -sd_bus_error_get_errno(error) : append_paths(value, &reply->paths[0]);
+}
+
+static int get_label(sd_bus *bus, const char *path, const char *interface, const char *property,
+                     sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)interface, (void)property;
+    const clavis_ss_reply *reply = describe(userdata, path, error);
+    return reply == NULL ? -sd_bus_error_get_errno(error)
+                         : sd_bus_message_append(value, "s", reply->label != NULL ? reply->label : "");
+}
+
+static int get_locked(sd_bus *bus, const char *path, const char *interface, const char *property,
+                      sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)interface, (void)property;
+    const clavis_ss_reply *reply = describe(userdata, path, error);
+    return reply == NULL ? -sd_bus_error_get_errno(error) : sd_bus_message_append(value, "b", reply->locked);
+}
+
+static int get_date(sd_bus *bus, const char *path, const char *interface, const char *property,
+                    sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)interface;
+    const clavis_ss_reply *reply = describe(userdata, path, error);
+    if (reply == NULL) return -sd_bus_error_get_errno(error);
+    return sd_bus_message_append(value, "t", strcmp(property, "Created") == 0 ? reply->created : reply->modified);
+}
+
+static int get_attributes(sd_bus *bus, const char *path, const char *interface, const char *property,
+                          sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)interface, (void)property;
+    const clavis_ss_reply *reply = describe(userdata, path, error);
+    if (reply == NULL) return -sd_bus_error_get_errno(error);
+    int result = sd_bus_message_open_container(value, 'a', "{ss}");
+    for (size_t index = 0; result >= 0 && index < reply->attribute_names.count; index++) {
+        result = sd_bus_message_append(value, "{ss}", reply->attribute_names.items[index],
+                                       reply->attribute_values.items[index]);
+    }
+    return result >= 0 ? sd_bus_message_close_container(value) : result;
+}
+
+/// Writing Label or Attributes: one CLAVIS_SS_SET_PROPERTIES request.
+static int set_property(sd_bus *bus, const char *path, const char *interface, const char *property,
+                        sd_bus_message *value, void *userdata, sd_bus_error *error) {
+    (void)bus, (void)interface;
+    clavis_secret_service *service = userdata;
+    clavis_ss_request request = request_for(CLAVIS_SS_SET_PROPERTIES);
+    request_storage storage = {0};
+    int result;
+    if (strcmp(property, "Label") == 0) {
+        result = sd_bus_message_read(value, "s", &request.label);
+        request.has_label = 1;
+    } else {
+        result = read_attributes(value, &request, &storage);
+    }
+    if (result < 0) {
+        storage_free(&storage);
+        return invalid(error, result);
+    }
+    clavis_ss_reply *reply = NULL;
+    result = call_handler(service, sd_bus_get_current_message(service->bus), path, &request, &reply, error);
+    storage_free(&storage);
+    if (result < 0) return result;
+    emit_signals(service->bus, reply);
+    reply_free(reply);
+    // What was described before the change is stale now.
+    sd_bus_message_unref(service->described_for);
+    service->described_for = NULL;
+    return 1;
+}
+
+// ---- Collection, Item, Session, Prompt ----
+
+static int on_delete(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_DELETE);
+    return answer(message, userdata, &request, SHAPE_PROMPT, error);
+}
+
+static int on_create_item(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_CREATE_ITEM);
+    request_storage storage = {0};
+    int result = read_properties(message, ITEM_INTERFACE, &request, &storage);
+    if (result >= 0) result = read_secret(message, &request.secret);
+    if (result >= 0) result = sd_bus_message_read(message, "b", &request.replace);
+    if (result >= 0) result = answer(message, userdata, &request, SHAPE_PATH_AND_PROMPT, error);
+    else result = invalid(error, result);
+    storage_free(&storage);
+    return result;
+}
+
+static int on_get_secret(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_GET_SECRETS);
+    const char *item = sd_bus_message_get_path(message);
+    request.objects = &item;
+    request.object_count = 1;
+    request.strict = 1;
+    int result = sd_bus_message_read(message, "o", &request.object);
+    if (result < 0) return invalid(error, result);
+    return answer(message, userdata, &request, SHAPE_SECRET, error);
+}
+
+static int on_set_secret(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_SET_SECRET);
+    int result = read_secret(message, &request.secret);
+    if (result < 0) return invalid(error, result);
+    return answer(message, userdata, &request, SHAPE_NONE, error);
+}
+
+static int on_close_session(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_ss_request request = request_for(CLAVIS_SS_CLOSE_SESSION);
+    return answer(message, userdata, &request, SHAPE_NONE, error);
+}
+
+/// Emits the prompt's `Completed` with the objects it concerned.
+static void emit_completed(clavis_secret_service *service, const char *path, int dismissed,
+                           const string_list *objects) {
+    sd_bus_message *signal = NULL;
+    int result = sd_bus_message_new_signal(service->bus, &signal, path, PROMPT_INTERFACE, "Completed");
+    if (result >= 0) result = sd_bus_message_append(signal, "b", dismissed);
+    if (result >= 0) result = sd_bus_message_open_container(signal, 'v', "ao");
+    if (result >= 0) result = append_paths(signal, objects);
+    if (result >= 0) result = sd_bus_message_close_container(signal);
+    if (result >= 0) sd_bus_send(service->bus, signal, NULL);
+    sd_bus_message_unref(signal);
+}
+
+/// Prompt.Prompt: answered at once, as the specification has it (a client may not wait on a method call for as
+/// long as a user takes), then the handler runs the prompt, and `Completed` tells the outcome; a prompt that fails
+/// completes as dismissed.
+static int on_prompt(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_secret_service *service = userdata;
+    clavis_ss_request request = request_for(CLAVIS_SS_PROMPT);
+    int result = sd_bus_message_read(message, "s", &request.text);
+    if (result < 0) return invalid(error, result);
+    const char *path = sd_bus_message_get_path(message);
+    result = sd_bus_reply_method_return(message, "");
+    if (result < 0) return result;
+    sd_bus_flush(service->bus);
+    clavis_ss_reply *reply = NULL;
+    sd_bus_error failure = SD_BUS_ERROR_NULL;
+    if (call_handler(service, message, path, &request, &reply, &failure) < 0) {
+        string_list none = {0};
+        emit_completed(service, path, 1, &none);
+    } else {
+        emit_completed(service, path, reply->dismissed, &reply->paths[0]);
+        emit_signals(service->bus, reply);
+        reply_free(reply);
+    }
+    sd_bus_error_free(&failure);
+    return 1;
+}
+
+static int on_dismiss(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    clavis_secret_service *service = userdata;
+    clavis_ss_request request = request_for(CLAVIS_SS_DISMISS);
+    const char *path = sd_bus_message_get_path(message);
+    clavis_ss_reply *reply = NULL;
+    int result = call_handler(service, message, path, &request, &reply, error);
+    if (result < 0) return result;
+    result = sd_bus_reply_method_return(message, "");
+    string_list none = {0};
+    emit_completed(service, path, 1, &none);
+    reply_free(reply);
+    return result < 0 ? result : 1;
+}
+
+// ---- Vtables ----
+
+static const sd_bus_vtable service_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("OpenSession", "sv", "vo", on_open_session, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("CreateCollection", "a{sv}s", "oo", on_create_collection, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("SearchItems", "a{ss}", "aoao", on_service_search_items, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("Unlock", "ao", "aoo", on_unlock, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("Lock", "ao", "aoo", on_lock, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("GetSecrets", "aoo", "a{o(oayays)}", on_get_secrets, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("ReadAlias", "s", "o", on_read_alias, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("SetAlias", "so", "", on_set_alias, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Collections", "ao", get_children, 0, 0),
+    SD_BUS_SIGNAL("CollectionCreated", "o", 0),
+    SD_BUS_SIGNAL("CollectionDeleted", "o", 0),
+    SD_BUS_SIGNAL("CollectionChanged", "o", 0),
+    SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable collection_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("Delete", "", "o", on_delete, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("SearchItems", "a{ss}", "ao", on_collection_search_items, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("CreateItem", "a{sv}(oayays)b", "oo", on_create_item, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Items", "ao", get_children, 0, 0),
+    SD_BUS_WRITABLE_PROPERTY("Label", "s", get_label, set_property, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Locked", "b", get_locked, 0, 0),
+    SD_BUS_PROPERTY("Created", "t", get_date, 0, 0),
+    SD_BUS_PROPERTY("Modified", "t", get_date, 0, 0),
+    SD_BUS_SIGNAL("ItemCreated", "o", 0),
+    SD_BUS_SIGNAL("ItemDeleted", "o", 0),
+    SD_BUS_SIGNAL("ItemChanged", "o", 0),
+    SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable item_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("Delete", "", "o", on_delete, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("GetSecret", "o", "(oayays)", on_get_secret, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("SetSecret", "(oayays)", "", on_set_secret, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Locked", "b", get_locked, 0, 0),
+    SD_BUS_WRITABLE_PROPERTY("Attributes", "a{ss}", get_attributes, set_property, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_WRITABLE_PROPERTY("Label", "s", get_label, set_property, 0, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_PROPERTY("Created", "t", get_date, 0, 0),
+    SD_BUS_PROPERTY("Modified", "t", get_date, 0, 0),
+    SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable session_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("Close", "", "", on_close_session, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_VTABLE_END,
+};
+
+static const sd_bus_vtable prompt_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("Prompt", "s", "", on_prompt, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("Dismiss", "", "", on_dismiss, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_SIGNAL("Completed", "bv", 0),
+    SD_BUS_VTABLE_END,
+};
+
+// ---- Which paths hold which objects ----
+
+/// The number of path elements of `path` below `prefix` (which ends in '/'), or -1 when it is not below it or an
+/// element is empty.
+static int depth_below(const char *path, const char *prefix) {
+    size_t length = strlen(prefix);
+    if (strncmp(path, prefix, length) != 0 || path[length] == '\0') return -1;
+    int depth = 1;
+    for (const char *cursor = path + length; *cursor != '\0'; cursor++) {
+        if (*cursor == '/') {
+            if (cursor[1] == '\0' || cursor[1] == '/') return -1;
+            depth++;
+        }
+    }
+    return depth;
+}
+
+/// Answers for every well-formed path of its kind; whether the object exists is the handler's to say.
+static int found(void *userdata, void **ret_found, int yes) {
+    if (yes) *ret_found = userdata;
+    return yes;
+}
+
+static int find_collection(sd_bus *bus, const char *path, const char *interface, void *userdata, void **ret_found,
+                           sd_bus_error *error) {
+    (void)bus, (void)interface, (void)error;
+    return found(userdata, ret_found,
+                 depth_below(path, SECRETS_ROOT "/collection/") == 1 ||
+                     depth_below(path, SECRETS_ROOT "/aliases/") == 1);
+}
+
+static int find_item(sd_bus *bus, const char *path, const char *interface, void *userdata, void **ret_found,
+                     sd_bus_error *error) {
+    (void)bus, (void)interface, (void)error;
+    return found(userdata, ret_found, depth_below(path, SECRETS_ROOT "/collection/") == 2);
+}
+
+static int find_session(sd_bus *bus, const char *path, const char *interface, void *userdata, void **ret_found,
+                        sd_bus_error *error) {
+    (void)bus, (void)interface, (void)error;
+    return found(userdata, ret_found, depth_below(path, SECRETS_ROOT "/session/") == 1);
+}
+
+static int find_prompt(sd_bus *bus, const char *path, const char *interface, void *userdata, void **ret_found,
+                       sd_bus_error *error) {
+    (void)bus, (void)interface, (void)error;
+    return found(userdata, ret_found, depth_below(path, SECRETS_ROOT "/prompt/") == 1);
+}
+
+/// The collections the caller sees, for introspection.
+static int enumerate_collections(sd_bus *bus, const char *prefix, void *userdata, char ***nodes,
+                                 sd_bus_error *error) {
+    (void)bus, (void)prefix;
+    const clavis_ss_reply *reply = describe(userdata, SECRETS_ROOT, error);
+    if (reply == NULL) return -sd_bus_error_get_errno(error);
+    char **list = calloc(reply->paths[0].count + 1, sizeof *list);
+    if (list == NULL) return -ENOMEM;
+    for (size_t index = 0; index < reply->paths[0].count; index++) {
+        list[index] = strdup(reply->paths[0].items[index]);
+        if (list[index] == NULL) {
+            for (size_t done = 0; done < index; done++) free(list[done]);
+            free(list);
+            return -ENOMEM;
+        }
+    }
+    *nodes = list;
+    return 0;
+}
+
+int register_objects(clavis_secret_service *service) {
+    sd_bus *bus = service->bus;
+    sd_bus_slot **slots = service->slots;
+    int result = sd_bus_add_object_vtable(bus, &slots[0], SECRETS_ROOT, SERVICE_INTERFACE, service_vtable, service);
+    if (result >= 0) {
+        result = sd_bus_add_fallback_vtable(bus, &slots[1], SECRETS_ROOT "/collection", COLLECTION_INTERFACE,
+                                            collection_vtable, find_collection, service);
+    }
+    if (result >= 0) {
+        result = sd_bus_add_fallback_vtable(bus, &slots[2], SECRETS_ROOT "/collection", ITEM_INTERFACE, item_vtable,
+                                            find_item, service);
+    }
+    if (result >= 0) {
+        result = sd_bus_add_fallback_vtable(bus, &slots[3], SECRETS_ROOT "/aliases", COLLECTION_INTERFACE,
+                                            collection_vtable, find_collection, service);
+    }
+    if (result >= 0) {
+        result = sd_bus_add_fallback_vtable(bus, &slots[4], SECRETS_ROOT "/session", SESSION_INTERFACE,
+                                            session_vtable, find_session, service);
+    }
+    if (result >= 0) {
+        result = sd_bus_add_fallback_vtable(bus, &slots[5], SECRETS_ROOT "/prompt", PROMPT_INTERFACE, prompt_vtable,
+                                            find_prompt, service);
+    }
+    if (result >= 0) {
+        result = sd_bus_add_node_enumerator(bus, &slots[6], SECRETS_ROOT "/collection", enumerate_collections,
+                                            service);
+    }
+    return result;
+}
