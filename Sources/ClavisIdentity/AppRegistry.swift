@@ -32,12 +32,16 @@ public struct AppRegistry: Sendable {
         public var keychainAccessGroups: [String]
         /// `keychain-administrator`: the app may set, change or remove the keychain passcode.
         public var keychainAdministrator: Bool
+        /// `clavis.secret-service.shared` (default true): through the Secret Service, the app's items go to the group
+        /// every Secret Service client shares; false keeps them in its own groups, out of the others' sight.
+        public var sharesSecretService: Bool
 
         enum CodingKeys: String, CodingKey {
             case executable, sha256
             case applicationIdentifier = "application-identifier"
             case keychainAccessGroups = "keychain-access-groups"
             case keychainAdministrator = "keychain-administrator"
+            case sharesSecretService = "clavis.secret-service.shared"
         }
 
         /// Reads a registration; `sha256` and `keychain-access-groups` may be left out.
@@ -48,13 +52,15 @@ public struct AppRegistry: Sendable {
             applicationIdentifier = try container.decode(String.self, forKey: .applicationIdentifier)
             keychainAccessGroups = try container.decodeIfPresent([String].self, forKey: .keychainAccessGroups) ?? []
             keychainAdministrator = try container.decodeIfPresent(Bool.self, forKey: .keychainAdministrator) ?? false
+            sharesSecretService = try container.decodeIfPresent(Bool.self, forKey: .sharesSecretService) ?? true
         }
 
         /// Creates a registration.
         public init(
             executable: String, sha256: String?, applicationIdentifier: String, keychainAccessGroups: [String],
-            keychainAdministrator: Bool = false
+            keychainAdministrator: Bool = false, sharesSecretService: Bool = true
         ) {
+            self.sharesSecretService = sharesSecretService
             self.keychainAdministrator = keychainAdministrator
             self.executable = executable
             self.sha256 = sha256
@@ -148,6 +154,7 @@ public struct AppRegistry: Sendable {
             var entitlements = Entitlements(
                 applicationIdentifier: app.applicationIdentifier, keychainAccessGroups: app.keychainAccessGroups)
             entitlements.isAdministrator = app.keychainAdministrator
+            entitlements.sharesSecretService = app.sharesSecretService
             return entitlements
         }
         return Self.unregistered(executable: path)

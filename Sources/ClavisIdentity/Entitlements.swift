@@ -15,6 +15,9 @@ public struct Entitlements: Sendable, Hashable {
     /// with `"keychain-administrator": true`, such as the `clavis` command line); any caller of an embedded or
     /// user-mode keychain is its user.
     public var isAdministrator = true
+    /// True when, through the Secret Service, the caller shares the group of every Secret Service client
+    /// (`SecretServiceSharing`); a registered app opts out with `"clavis.secret-service.shared": false`.
+    public var sharesSecretService = true
 
     /// The group an item goes to when the caller names none: the first one.
     public var defaultGroup: String { accessGroups[0] }

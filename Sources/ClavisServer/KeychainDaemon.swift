@@ -26,7 +26,7 @@ public final class KeychainDaemon: Sendable {
     /// The apps it knows, read again whenever the registry folder changes.
     private let registry: RegistryWatch
     private let listening: Int32
-    private let daemonUID: UInt32
+    let daemonUID: UInt32
     private let idleLock: IdleLock?
     /// What every request was and how it was answered.
     public let accessLog: AccessLog
@@ -256,8 +256,11 @@ public final class KeychainDaemon: Sendable {
         }
     }
 
-    /// The service for `peer`: its user's keychain, the groups the registry gives its executable.
-    func service(for peer: PeerProcess) throws(KeychainError) -> EmbeddedKeychainService {
+    /// The service for `peer`: its user's keychain, the groups the registry gives its executable, as `adjust` changes
+    /// them (the Secret Service's shared group).
+    func service(for peer: PeerProcess, adjust: (inout Entitlements) -> Void = { _ in }) throws(KeychainError)
+        -> EmbeddedKeychainService
+    {
         if settings.mode == .user && peer.uid != daemonUID {
             throw KeychainError(.missingEntitlement, "this keychain daemon serves user \(daemonUID) only")
         }
@@ -273,6 +276,7 @@ public final class KeychainDaemon: Sendable {
         }
         // In user mode every caller is the keychain's own user; in system mode only registered administrators.
         if settings.mode == .user { entitlements.isAdministrator = true }
+        adjust(&entitlements)
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(

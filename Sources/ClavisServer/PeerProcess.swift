@@ -45,10 +45,23 @@ public struct PeerProcess: Sendable {
         }
         var pidfd = clavis_socket_peer_pidfd(descriptor)
         if pidfd < 0 { pidfd = clavis_pidfd_open(pid) }
-        guard pidfd >= 0 else {
+        defer { if pidfd >= 0 { close(pidfd) } }
+        return try identify(pid: pid, uid: uid, gid: gid, pidfd: pidfd)
+    }
+
+    /// Identifies process `pid` of user `uid` (group `gid`), as a bus daemon or a socket names it, pinned by `pidfd`
+    /// (borrowed; -1 to pin it here with `pidfd_open`, which a process that exited and whose pid was reused could
+    /// fool): its executable is opened and named while it is pinned, and it must still be running afterwards.
+    ///
+    /// - Throws: `missingEntitlement` when the process is gone or cannot be pinned.
+    public static func identify(pid: Int32, uid: UInt32, gid: UInt32, pidfd borrowed: Int32) throws(KeychainError)
+        -> PeerProcess
+    {
+        let pidfd = borrowed >= 0 ? borrowed : clavis_pidfd_open(pid)
+        guard pid > 0, pidfd >= 0 else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) is gone")
         }
-        defer { close(pidfd) }
+        defer { if borrowed < 0 { close(pidfd) } }
         let executable = ExecutableName.linkTarget("/proc/\(pid)/exe")
         let file = RunningExecutable(pid: pid)
         let directory = ProcessDirectory(pid: pid)

@@ -15,7 +15,7 @@ import ClavisServer
 let usage = """
     Usage: clavisd --system | --user [--socket PATH] [--state DIR] [--registry DIR] [--auto-lock MINUTES]
                    [--biometry-script PATH] [--pinentry PROGRAM] [--access-log-size KIB]
-                   [--device-key tpm|file] [--tpm-pcrs LIST]
+                   [--device-key tpm|file] [--tpm-pcrs LIST] [--no-secret-service]
         --system   one daemon for every local user, as a dedicated user: keychains in /var/lib/clavis/<uid>,
                    socket /run/clavis/clavisd.sock, apps in /etc/clavis/apps.d (needs CAP_SYS_PTRACE to identify
                    hardened clients)
@@ -32,6 +32,8 @@ let usage = """
                    device.tpm; reached through CLAVIS_TPM_TCTI, default device:/dev/tpmrm0) or to a file (device.key,
                    the default); an existing keychain keeps its binding
         --tpm-pcrs LIST   seal a new TPM-bound device key to these SHA-256 PCRs' current values (e.g. 0,7)
+        --no-secret-service   user mode: do not serve the freedesktop Secret Service (org.freedesktop.secrets) on
+                   the session bus, which the daemon otherwise does when the bus is reachable and the name is free
     Every request is recorded there (who, what, which items by reference, the status; never a value or a
     secret) and copied to the systemd journal when one runs; clavis log shows a user their own entries.
     With systemd socket activation (LISTEN_FDS) the socket passed is used; readiness is notified (Type=notify).
@@ -60,11 +62,13 @@ func makeFolders(_ path: String, mode: mode_t) {
 var arguments = Array(CommandLine.arguments.dropFirst())
 var mode: DaemonSettings.Mode?
 var options: [String: String] = [:]
+var servesSecretService = true
 while let argument = arguments.first {
     arguments.removeFirst()
     switch argument {
     case "--system": mode = .system
     case "--user": mode = .user
+    case "--no-secret-service": servesSecretService = false
     case "--socket", "--state", "--registry", "--auto-lock", "--biometry-script", "--pinentry", "--access-log-size",
         "--device-key", "--tpm-pcrs":
         guard let value = arguments.first else { fail("\(argument) needs a value\n\(usage)", status: 2) }
@@ -145,5 +149,6 @@ if listening < 0 {
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 let daemon = KeychainDaemon(settings: settings, listening: listening)
 daemon.followSessionLocks()
+if mode == .user && servesSecretService { daemon.serveSecretService() }
 clavis_systemd_notify_ready()
 daemon.run()

@@ -1,0 +1,40 @@
+import ClavisCore
+
+/// clavisd's Secret Service: the provider on the session bus (user mode), each caller identified as a socket peer
+/// is, from the credentials the bus daemon gives.
+extension KeychainDaemon {
+    /// Serves the Secret Service on the session bus, unless another program owns `org.freedesktop.secrets`; says
+    /// on the daemon's log whether it owns the name, and why not.
+    public func serveSecretService() {
+        let provider = SecretServiceProvider { request throws(SecretServiceError) in
+            try self.secretServiceKeychain(for: request)
+        }
+        switch SecretServiceBus.serve(provider) {
+        case .ownsName:
+            DaemonLog.report("serving the Secret Service: owns org.freedesktop.secrets on the session bus")
+        case .nameTaken:
+            DaemonLog.report("the Secret Service is not served: another program owns org.freedesktop.secrets")
+        case .unreachable(let reason):
+            DaemonLog.report("the Secret Service is not served: the session bus cannot be reached (\(reason))")
+        }
+    }
+
+    /// The keychain of the program that sent `request`, identified through the app registry as a socket peer is,
+    /// its groups as the Secret Service shares them (`SecretServiceSharing`).
+    ///
+    /// - Throws: `AccessDenied` for a caller of another user, or one that cannot be identified.
+    func secretServiceKeychain(for request: SecretServiceRequest) throws(SecretServiceError)
+        -> SecretServiceKeychain
+    {
+        guard request.uid == daemonUID else {
+            throw SecretServiceError(.accessDenied, "this keychain daemon serves user \(daemonUID) only")
+        }
+        do {
+            // The bus does not tell the caller's group; nothing here needs it.
+            let peer = try PeerProcess.identify(pid: request.pid, uid: request.uid, gid: 0, pidfd: request.pidfd)
+            return SecretServiceKeychain(service: try service(for: peer, adjust: SecretServiceSharing.adjust))
+        } catch {
+            throw SecretServiceError(.accessDenied, error.reason)
+        }
+    }
+}

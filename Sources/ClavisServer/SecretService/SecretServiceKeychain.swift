@@ -1,0 +1,252 @@
+import ClavisCore
+import ClavisCrypto
+import ClavisEmbedded
+import FoundationEssentials
+
+/// The Secret Service's collections and items as keychain items, for one caller (whose groups its keychain service
+/// applies):
+///
+/// - An item is a generic password: `svce` the collection's name, `acct` the item's id (the last element of its path,
+///   random), `labl` its label, `ssat` its attributes (`SecretServiceAttributes`, searchable through keyed digests
+///   without decrypting other items), `gena` the secret's content type, the secret its value; `cdat`/`mdat` are its
+///   Created and Modified. It is `WhenUnlocked`: locking the keychain locks it.
+/// - A collection other than `login` is a marker generic password: `svce` `org.freedesktop.Secret.Collection`,
+///   `acct` its name, `labl` its label; `AfterFirstUnlock`, so that collections are listed while the keychain is
+///   locked. `login`, the `default` alias, always exists.
+struct SecretServiceKeychain {
+    /// The service of collection markers.
+    static let collectionMarker = "org.freedesktop.Secret.Collection"
+
+    /// A collection as stored.
+    struct Collection {
+        var name: String
+        var label: String
+        var created: UInt64
+        var modified: UInt64
+    }
+
+    /// An item as stored.
+    struct StoredItem {
+        var collection: String
+        var id: String
+        var label: String
+        var attributes: [String: String]
+        var contentType: String
+        var created: UInt64
+        var modified: UInt64
+        var secret: SecureBytes?
+
+        var object: SecretServiceObject { .item(collection: collection, id: id) }
+    }
+
+    /// The caller's keychain service.
+    let service: EmbeddedKeychainService
+
+    /// True unless the keychain is unlocked: its collections and items are then locked.
+    var isLocked: Bool { service.keychain.lockState != .unlocked }
+
+    // MARK: Collections
+
+    /// Every collection the caller sees: `login` first, then the others by name.
+    func collections() throws(SecretServiceError) -> [Collection] {
+        var found: [String: Collection] = [:]
+        let query = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(Self.collectionMarker)])
+        // Before the first unlock even markers are closed: the collections are then `login` alone.
+        if case .done(let markers) = try call({ () throws(KeychainError) in try service.find(query) }) {
+            for marker in markers {
+                guard let name = marker.attributes[.account]?.stringValue else { continue }
+                found[name] = Collection(
+                    name: name, label: marker.attributes[.label]?.stringValue ?? name,
+                    created: Self.seconds(marker.attributes[.creationDate]),
+                    modified: Self.seconds(marker.attributes[.modificationDate]))
+            }
+        }
+        let login = found.removeValue(forKey: SecretServiceObject.defaultCollection)
+        return [login ?? Collection(name: SecretServiceObject.defaultCollection, label: "Login", created: 0, modified: 0)]
+            + found.values.sorted { $0.name < $1.name }
+    }
+
+    /// The collection `name`, or `nil` when the caller has none of that name.
+    func collection(named name: String) throws(SecretServiceError) -> Collection? {
+        try collections().first { $0.name == name }
+    }
+
+    /// Creates a collection labelled `label`, named after it (letters, digits and `_`; a number added when taken).
+    func createCollection(label: String) throws(SecretServiceError) -> Collection {
+        let taken = Set(try collections().map(\.name))
+        let base = String(label.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_" })
+        let stem = base.isEmpty ? "collection" : base
+        var name = stem
+        var number = 1
+        while taken.contains(name) {
+            number += 1
+            name = stem + String(number)
+        }
+        let marker = NewItem(
+            itemClass: .genericPassword,
+            attributes: [
+                .service: .string(Self.collectionMarker), .account: .string(name), .label: .string(label),
+                .accessible: .string(ProtectionClass.afterFirstUnlock.rawValue),
+            ], secret: SecureBytes([]))
+        let stored = try unwrap(call { () throws(KeychainError) in try service.add(marker) })
+        return Collection(
+            name: name, label: label, created: Self.seconds(stored.attributes[.creationDate]),
+            modified: Self.seconds(stored.attributes[.modificationDate]))
+    }
+
+    /// Relabels the collection `name` (`login`'s label is fixed).
+    func relabelCollection(_ name: String, label: String) throws(SecretServiceError) {
+        let query = ItemQuery(
+            itemClass: .genericPassword,
+            attributes: [.service: .string(Self.collectionMarker), .account: .string(name)])
+        let changed = try unwrap(
+            call { () throws(KeychainError) in
+                try service.update(query, with: ItemChanges(attributes: [.label: .string(label)]))
+            })
+        guard changed > 0 else { throw SecretServiceError(.notSupported, "the collection '\(name)' keeps its label") }
+    }
+
+    /// Deletes the collection `name` and its items; the ids of the items deleted.
+    func deleteCollection(_ name: String) throws(SecretServiceError) -> [String] {
+        let ids = try items(in: name, matching: [:]).map(\.id)
+        let itemsQuery = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(name)])
+        for id in ids {
+            var query = itemsQuery
+            query.attributes[.account] = .string(id)
+            _ = try unwrap(call { () throws(KeychainError) in try service.delete(query) })
+        }
+        let marker = ItemQuery(
+            itemClass: .genericPassword,
+            attributes: [.service: .string(Self.collectionMarker), .account: .string(name)])
+        _ = try unwrap(call { () throws(KeychainError) in try service.delete(marker) })
+        return ids
+    }
+
+    // MARK: Items
+
+    /// The items of `collection` (every collection when `nil`) holding every pair of `attributes`, found through
+    /// the attributes' digests.
+    ///
+    /// - Throws: `isLocked` while the keychain is locked.
+    func items(in collection: String?, matching attributes: [String: String]) throws(SecretServiceError)
+        -> [StoredItem]
+    {
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: collection.map { [.service: .string($0)] } ?? [:],
+            secretServiceAttributes: attributes)
+        let found = try unwrap(call { () throws(KeychainError) in try service.find(query) })
+        return found.compactMap(Self.storedItem)
+    }
+
+    /// The item `id` of `collection`, with its secret when `withSecret`; `nil` when the caller has no such item.
+    ///
+    /// - Throws: `isLocked` while the keychain is locked.
+    func item(_ id: String, in collection: String, withSecret: Bool = false) throws(SecretServiceError)
+        -> StoredItem?
+    {
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
+            limit: .one, returnsSecret: withSecret)
+        return try unwrap(call { () throws(KeychainError) in try service.find(query) }).first.flatMap(Self.storedItem)
+    }
+
+    /// Stores a new item in `collection`, or, with `replace`, updates the one there whose attributes are exactly
+    /// `attributes`; the item and whether it replaced one.
+    func createItem(
+        in collection: String, label: String, attributes: [String: String], secret: SecureBytes,
+        contentType: String, replace: Bool
+    ) throws(SecretServiceError) -> (item: StoredItem, replaced: Bool) {
+        if replace, let existing = try items(in: collection, matching: attributes).first(where: { $0.attributes == attributes }) {
+            try update(existing.id, in: collection, label: label, secret: secret, contentType: contentType)
+            guard let updated = try item(existing.id, in: collection) else {
+                throw SecretServiceError(.failed, "the item replaced has gone")
+            }
+            return (updated, true)
+        }
+        let id = SecureRandom.bytes(count: 8).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+        let new = NewItem(
+            itemClass: .genericPassword,
+            attributes: [
+                .service: .string(collection), .account: .string(id), .label: .string(label),
+                .generic: .string(contentType),
+                .secretServiceAttributes: .data(SecretServiceAttributes(attributes).encoded),
+            ], secret: secret)
+        let stored = try unwrap(call { () throws(KeychainError) in try service.add(new) })
+        guard let item = Self.storedItem(stored) else { throw SecretServiceError(.failed, "the item was not stored") }
+        return (item, false)
+    }
+
+    /// Changes what is given of the item `id` of `collection`.
+    func update(
+        _ id: String, in collection: String, label: String? = nil, attributes: [String: String]? = nil,
+        secret: SecureBytes? = nil, contentType: String? = nil
+    ) throws(SecretServiceError) {
+        var changes = ItemChanges(secret: secret)
+        if let label { changes.attributes[.label] = .string(label) }
+        if let attributes {
+            changes.attributes[.secretServiceAttributes] = .data(SecretServiceAttributes(attributes).encoded)
+        }
+        if let contentType { changes.attributes[.generic] = .string(contentType) }
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)])
+        let changed = try unwrap(call { () throws(KeychainError) in try service.update(query, with: changes) })
+        guard changed > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }
+    }
+
+    /// Deletes the item `id` of `collection`.
+    func deleteItem(_ id: String, in collection: String) throws(SecretServiceError) {
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)])
+        let deleted = try unwrap(call { () throws(KeychainError) in try service.delete(query) })
+        guard deleted > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }
+    }
+
+    // MARK: Conversions
+
+    /// The Secret Service item a keychain item is, when it is one (it carries `ssat`).
+    private static func storedItem(_ item: Item) -> StoredItem? {
+        guard case .data(let encoded) = item.attributes[.secretServiceAttributes],
+            let attributes = SecretServiceAttributes(encoded: encoded),
+            let collection = item.attributes[.service]?.stringValue, let id = item.attributes[.account]?.stringValue
+        else { return nil }
+        let contentType: String
+        switch item.attributes[.generic] {
+        case .string(let text): contentType = text
+        case .data(let bytes): contentType = String(decoding: bytes, as: UTF8.self)
+        default: contentType = "text/plain"
+        }
+        return StoredItem(
+            collection: collection, id: id, label: item.attributes[.label]?.stringValue ?? "",
+            attributes: attributes.pairs, contentType: contentType,
+            created: seconds(item.attributes[.creationDate]), modified: seconds(item.attributes[.modificationDate]),
+            secret: item.secret)
+    }
+
+    /// A date attribute in seconds since 1970, as the specification's Created and Modified.
+    private static func seconds(_ value: AttributeValue?) -> UInt64 {
+        guard case .date(let date) = value else { return 0 }
+        return UInt64(max(0, date.timeIntervalSince1970))
+    }
+
+    /// Runs a keychain call, its error named as the Secret Service names it.
+    private func call<Result>(_ body: () throws(KeychainError) -> Result) throws(SecretServiceError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw SecretServiceError(error)
+        }
+    }
+
+    /// The result of an answer; a locked keychain or an item needing authentication is `IsLocked`.
+    private func unwrap<Result>(_ answer: ServiceAnswer<Result>) throws(SecretServiceError) -> Result {
+        switch answer {
+        case .done(let result): return result
+        case .needsUnlock: throw SecretServiceError(.isLocked, "the keychain is locked: unlock it first")
+        case .needsAuthentication:
+            throw SecretServiceError(.isLocked, "the item's access control needs an authentication first")
+        }
+    }
+}

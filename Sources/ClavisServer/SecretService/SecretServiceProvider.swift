@@ -1,0 +1,157 @@
+import ClavisCore
+
+/// The Secret Service's behaviour: answers each request the D-Bus layer hands over, for the caller's keychain
+/// (`SecretServiceKeychain`), keeping the callers' sessions and pending prompts.
+///
+/// Used by the bus's thread alone, one request at a time (hence `@unchecked Sendable`: it is handed to that thread
+/// once and never touched elsewhere).
+final class SecretServiceProvider: @unchecked Sendable {
+    /// An unlock waiting for its `Prompt()`: whose it is and the objects it unlocks.
+    struct PendingUnlock {
+        var owner: String
+        var objects: [String]
+    }
+
+    /// The caller's keychain, or why it is refused.
+    let keychain: (SecretServiceRequest) throws(SecretServiceError) -> SecretServiceKeychain
+    /// Open sessions by number.
+    var sessions: [String: SecretServiceSession] = [:]
+    /// Pending prompts by number.
+    var prompts: [String: PendingUnlock] = [:]
+    private var lastNumber = 0
+
+    /// A provider answering for the keychain `keychain` gives each caller.
+    init(keychain: @escaping (SecretServiceRequest) throws(SecretServiceError) -> SecretServiceKeychain) {
+        self.keychain = keychain
+    }
+
+    /// The answer to `request`.
+    func answer(_ request: SecretServiceRequest) -> Result<SecretServiceReply, SecretServiceError> {
+        do {
+            return .success(try reply(to: request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func reply(to request: SecretServiceRequest) throws(SecretServiceError) -> SecretServiceReply {
+        if request.operation == .clientGone {
+            sessions = sessions.filter { $0.value.owner != request.sender }
+            prompts = prompts.filter { $0.value.owner != request.sender }
+            return SecretServiceReply()
+        }
+        guard let object = SecretServiceObject(path: request.path) else {
+            throw SecretServiceError(.noSuchObject, "no such object")
+        }
+        let keychain = try self.keychain(request)
+        switch request.operation {
+        case .openSession: return try openSession(request)
+        case .closeSession:
+            guard case .session(let number) = object, sessions[number]?.owner == request.sender else {
+                throw SecretServiceError(.noSuchObject, "no such session")
+            }
+            sessions[number] = nil
+            return SecretServiceReply()
+        case .searchItems: return try search(request, in: object, keychain)
+        case .unlock: return try unlock(request.objects, for: request.sender, keychain)
+        case .lock:
+            // The whole keychain locks: its WhenUnlocked classes close, as on a locked device.
+            keychain.service.keychain.lock()
+            return SecretServiceReply(paths: request.objects)
+        case .getSecrets: return try secrets(request, keychain)
+        case .readAlias:
+            let known = request.text == SecretServiceObject.defaultAlias
+            return SecretServiceReply(paths: known ? [SecretServiceObject.collection("login").path] : [])
+        case .setAlias:
+            guard request.text == SecretServiceObject.defaultAlias,
+                request.object == SecretServiceObject.collection(SecretServiceObject.defaultCollection).path
+            else {
+                throw SecretServiceError(.notSupported, "the default alias names the login collection, always")
+            }
+            return SecretServiceReply()
+        case .createCollection: return try createCollection(request, keychain)
+        case .delete: return try delete(object, keychain)
+        case .createItem: return try createItem(request, in: object, keychain)
+        case .setSecret: return try setSecret(request, of: object, keychain)
+        case .describe: return try describe(object, keychain)
+        case .setProperties: return try setProperties(request, of: object, keychain)
+        case .prompt: return prompt(request, object, keychain)
+        case .dismiss:
+            guard case .prompt(let number) = object, prompts.removeValue(forKey: number) != nil else {
+                throw SecretServiceError(.noSuchObject, "no such prompt")
+            }
+            return SecretServiceReply(dismissed: true)
+        case .clientGone: return SecretServiceReply()
+        }
+    }
+
+    /// A number for a new session or prompt, never used before in this daemon's life.
+    private func nextNumber() -> String {
+        lastNumber += 1
+        return String(lastNumber)
+    }
+
+    // MARK: Sessions
+
+    private func openSession(_ request: SecretServiceRequest) throws(SecretServiceError) -> SecretServiceReply {
+        let (session, output) = try SecretServiceSession.open(
+            owner: request.sender, algorithm: request.text, input: request.input)
+        let number = nextNumber()
+        sessions[number] = session
+        return SecretServiceReply(paths: [SecretServiceObject.session(number).path], bytes: output)
+    }
+
+    /// The caller's session at `path`.
+    ///
+    /// - Throws: `NoSession` for a path that names none of the caller's sessions.
+    func session(_ path: String, of sender: String) throws(SecretServiceError) -> SecretServiceSession {
+        guard case .session(let number) = SecretServiceObject(path: path), let session = sessions[number],
+            session.owner == sender
+        else {
+            throw SecretServiceError(.noSession, "no such session: open one with OpenSession")
+        }
+        return session
+    }
+
+    // MARK: Lock and unlock
+
+    /// Unlocks at once what is unlocked or has no passcode; otherwise a prompt the caller runs with `Prompt()`, which
+    /// asks the user through the daemon's own passcode prompt.
+    private func unlock(_ objects: [String], for sender: String, _ keychain: SecretServiceKeychain)
+        throws(SecretServiceError) -> SecretServiceReply
+    {
+        if keychain.isLocked && !keychain.service.keychain.hasPasscode {
+            do {
+                try keychain.service.unlock(passcode: nil)
+            } catch {
+                throw SecretServiceError(error)
+            }
+        }
+        guard keychain.isLocked else { return SecretServiceReply(paths: objects) }
+        let number = nextNumber()
+        prompts[number] = PendingUnlock(owner: sender, objects: objects)
+        return SecretServiceReply(secondPaths: [SecretServiceObject.prompt(number).path])
+    }
+
+    /// Runs a pending unlock: the daemon's pinentry asks for the passcode. Any failure (no pinentry, cancelled, wrong
+    /// passcodes) completes the prompt as dismissed.
+    private func prompt(
+        _ request: SecretServiceRequest, _ object: SecretServiceObject, _ keychain: SecretServiceKeychain
+    ) -> SecretServiceReply {
+        guard case .prompt(let number) = object, let pending = prompts[number], pending.owner == request.sender else {
+            return SecretServiceReply(dismissed: true)
+        }
+        prompts[number] = nil
+        if keychain.isLocked {
+            let passcodePrompt = PasscodePrompt(
+                purpose: .unlock, description: "A program asks through the Secret Service to unlock your keychain.")
+            do {
+                _ = try keychain.service.promptForPasscode(passcodePrompt)
+            } catch {
+                DaemonLog.report("a Secret Service unlock prompt ended without unlocking: \(error.code.message)")
+                return SecretServiceReply(dismissed: true)
+            }
+        }
+        return SecretServiceReply(paths: pending.objects)
+    }
+}
