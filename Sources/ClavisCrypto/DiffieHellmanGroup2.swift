@@ -21,9 +21,13 @@ public struct DiffieHellmanGroup2: Sendable {
 
     /// A new key pair: a random 256-bit private exponent (twice the group's strength of about 80 bits).
     public init() throws(CryptoError) {
-        let exponent = SecureRandom.secureBytes(count: 32)
-        privateKey = exponent
-        publicKey = try Self.power([2], exponent).withUnsafeBytes { Array($0) }
+        try self.init(privateKey: SecureRandom.secureBytes(count: 32))
+    }
+
+    /// The key pair of a chosen private exponent (big-endian), for test vectors.
+    public init(privateKey: SecureBytes) throws(CryptoError) {
+        self.privateKey = privateKey
+        publicKey = try Self.power([2], privateKey).withUnsafeBytes { Array($0) }
     }
 
     /// The shared secret with the peer whose public key is `peerPublicKey` (big-endian, any length), left-padded to

@@ -77,7 +77,7 @@ import Testing
 
     /// A pinentry played from `folder/answers` (one answer per `GETPIN`, `CANCEL` for the cancel button), writing
     /// every command it receives to `folder/commands.log`.
-    private static func writeScriptedPinentry(in folder: String) throws -> String {
+    static func writeScriptedPinentry(in folder: String) throws -> String {
         let path = folder + "/pinentry"
         try """
         #!/bin/sh

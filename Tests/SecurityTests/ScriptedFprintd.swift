@@ -1,11 +1,11 @@
 import Foundation
 
-/// A system D-Bus of its own (`PrivateSystemBus`) with an fprintd played from a JSON file on it, for clavisd's
+/// A system D-Bus of its own (`PrivateBus`) with an fprintd played from a JSON file on it, for clavisd's
 /// fprintd sensor: `net.reactivated.Fprint` answers `GetDefaultDevice`, `ListEnrolledFingers`, `Claim`,
 /// `VerifyStart` (emitting `VerifyStatus` with the script's next outcome), `VerifyStop` and `Release`, as fprintd
 /// does, and writes each call with its user to `calls.log`. A process finds the bus through `environment`.
 final class ScriptedFprintd {
-    private let bus: PrivateSystemBus
+    private let bus: PrivateBus
     var folder: String { bus.folder }
     /// `DBUS_SYSTEM_BUS_ADDRESS` for processes that should use this bus.
     var environment: [String: String] { bus.environment }
@@ -13,7 +13,7 @@ final class ScriptedFprintd {
     /// Starts the bus and fprintd with `enrolled` fingers per user and the `outcomes` of the next verifications
     /// (`verify-match`, `verify-no-match`, ...), and returns once fprintd owns its name.
     init(enrolled: [String: [String]], outcomes: [String]) throws {
-        bus = try PrivateSystemBus("fprintd-bus")
+        bus = try PrivateBus("fprintd-bus")
         try write(enrolled: enrolled, outcomes: outcomes)
         try bus.startService(named: "fprintd.py", script: Self.script, arguments: [bus.folder])
     }

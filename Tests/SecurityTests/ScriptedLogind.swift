@@ -1,17 +1,17 @@
 import Foundation
 
-/// logind on a system bus of the test's own (`PrivateSystemBus`), played by a Python script speaking its real
+/// logind on a system bus of the test's own (`PrivateBus`), played by a Python script speaking its real
 /// interface: it owns `org.freedesktop.login1`, answers `org.freedesktop.DBus.Properties.Get` for a session's `User`
 /// (`(uo)`), and emits a session's `Lock` or `Unlock`, or the manager's `PrepareForSleep`, when the test says so.
 final class ScriptedLogind {
-    private let bus: PrivateSystemBus
+    private let bus: PrivateBus
     private let commands = Pipe()
     /// `DBUS_SYSTEM_BUS_ADDRESS` for processes that should use this bus.
     var environment: [String: String] { bus.environment }
 
     /// Starts the bus and logind, and returns once logind owns its name.
     init() throws {
-        bus = try PrivateSystemBus("logind-bus")
+        bus = try PrivateBus("logind-bus")
         try bus.startService(named: "logind.py", script: Self.script, input: commands)
     }
 

@@ -1,25 +1,30 @@
 import Foundation
 
-/// A system D-Bus of the test's own (a real `dbus-daemon`, every name and call allowed), in `folder`, for the
-/// services the daemon talks to there (fprintd, logind) played by Python scripts over jeepney. A process finds the
-/// bus through `environment`.
-final class PrivateSystemBus {
+/// A D-Bus of the test's own (a real `dbus-daemon`, every name and call allowed), in `folder`: a system bus for the
+/// services the daemon talks to there (fprintd, logind) played by Python scripts over jeepney, or a session bus for
+/// the Secret Service the daemon serves. A process finds the bus through `environment`.
+final class PrivateBus {
+    /// Which bus it stands in for.
+    enum Kind: String {
+        case system, session
+    }
+
     let folder: String
-    /// `DBUS_SYSTEM_BUS_ADDRESS` for processes that should use this bus.
+    /// `DBUS_SYSTEM_BUS_ADDRESS` or `DBUS_SESSION_BUS_ADDRESS` for processes that should use this bus.
     let environment: [String: String]
     private let bus = Process()
     private var services: [Process] = []
 
     /// Starts the bus in a new folder and returns once it accepts connections.
-    init(_ prefix: String) throws {
+    init(_ prefix: String, kind: Kind = .system) throws {
         folder = try makeTemporaryFolder(prefix)
         chmod(folder, 0o755)
-        let socket = folder + "/system_bus_socket"
+        let socket = folder + "/\(kind.rawValue)_bus_socket"
         try """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
-          <type>system</type>
+          <type>\(kind.rawValue)</type>
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
@@ -30,7 +35,7 @@ final class PrivateSystemBus {
           </policy>
         </busconfig>
         """.write(toFile: folder + "/bus.conf", atomically: true, encoding: .utf8)
-        environment = ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + socket]
+        environment = [kind == .system ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + socket]
         try Self.helpers.write(toFile: folder + "/scripted_bus.py", atomically: true, encoding: .utf8)
         let busOutput = Pipe()
         bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")

@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+/// clavisd's Secret Service (`org.freedesktop.secrets`) used by the real programs that speak it: `secret-tool`
+/// (libsecret), Python's `secretstorage` and `keyring`, and raw calls through `jeepney`.
+@Suite(.serialized) final class SecretServiceTests {
+    private var daemons: [SecretServiceDaemon] = []
+    private var folders: [String] = []
+
+    deinit {
+        for daemon in daemons { daemon.stop() }
+        for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func start(apps: [String: [String: Any]] = [:], options: [String] = []) throws -> SecretServiceDaemon {
+        let daemon = try SecretServiceDaemon(apps: apps, options: options)
+        daemons.append(daemon)
+        return daemon
+    }
+
+    private func folder(_ prefix: String) throws -> String {
+        let folder = try makeTemporaryFolder(prefix)
+        folders.append(folder)
+        return folder
+    }
+
+    @Test func secretToolStoresLooksUpSearchesAndClears() throws {
+        let service = try start()
+        let stored = try service.secretTool(
+            "store", "--label=Mail account", "service", "smtp", "user", "anna", input: "hunter2")
+        #expect(stored.status == 0, "\(stored.standardError)")
+        let found = try service.secretTool("lookup", "service", "smtp", "user", "anna")
+        #expect(found.status == 0, "\(found.standardError)")
+        #expect(found.standardOutput == "hunter2")
+        #expect(try service.secretTool("lookup", "service", "smtp", "user", "bob").standardOutput.isEmpty)
+
+        let listed = try service.secretTool("search", "--all", "service", "smtp")
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let everything = listed.standardOutput + listed.standardError
+        for expected in ["label = Mail account", "secret = hunter2", "attribute.user = anna", "attribute.service = smtp"] {
+            #expect(everything.contains(expected), "search --all: \(everything)")
+        }
+
+        let cleared = try service.secretTool("clear", "service", "smtp", "user", "anna")
+        #expect(cleared.status == 0, "\(cleared.standardError)")
+        let gone = try service.secretTool("lookup", "service", "smtp", "user", "anna")
+        #expect(gone.status != 0 && gone.standardOutput.isEmpty)
+    }
+
+    @Test func secretStorageCreatesSearchesReadsReplacesAndDeletesOverAnEncryptedSession() throws {
+        let service = try start()
+        let run = try service.python(
+            """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+            assert not collection.is_locked()
+            item = collection.create_item("first", {"app": "demo", "user": "anna"}, b"s3cret")
+            assert collection.session.encrypted, "secretstorage fell back to a plain session"
+            assert item.get_secret() == b"s3cret"
+            assert item.get_attributes() == {"app": "demo", "user": "anna"}
+            found = list(secretstorage.search_items(connection, {"app": "demo"}))
+            assert [f.item_path for f in found] == [item.item_path], found
+            replaced = collection.create_item("second", {"app": "demo", "user": "anna"}, b"changed", replace=True)
+            assert replaced.item_path == item.item_path
+            assert item.get_secret() == b"changed" and item.get_label() == "second"
+            other = collection.create_item("third", {"app": "demo", "user": "bob"}, b"bob's")
+            assert other.item_path != item.item_path
+            assert len(list(collection.search_items({"app": "demo"}))) == 2
+            item.set_label("relabelled")
+            item.set_attributes({"app": "demo", "user": "carol"})
+            assert item.get_label() == "relabelled"
+            assert [i.item_path for i in collection.search_items({"user": "carol"})] == [item.item_path]
+            item.set_secret(b"new secret")
+            assert item.get_secret() == b"new secret"
+            item.delete()
+            other.delete()
+            assert list(secretstorage.search_items(connection, {"app": "demo"})) == []
+            print("ok")
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "ok\n")
+    }
+
+    @Test func keyringSetsGetsAndDeletesAPasswordThatSecretToolSharesByDefault() throws {
+        let service = try start()
+        let environment = ["PYTHON_KEYRING_BACKEND": "keyring.backends.SecretService.Keyring"]
+        let set = try service.python(
+            "import keyring; keyring.set_password('example.org', 'bob', 'pw1'); print(keyring.get_password('example.org', 'bob'))",
+            environment: environment)
+        #expect(set.status == 0, "\(set.standardError)")
+        #expect(set.standardOutput == "pw1\n")
+        // Another program (secret-tool, unregistered like Python) finds it: both are in the shared group.
+        let shared = try service.secretTool("lookup", "service", "example.org", "username", "bob")
+        #expect(shared.standardOutput == "pw1", "\(shared.standardError)")
+        let deleted = try service.python(
+            "import keyring; keyring.delete_password('example.org', 'bob'); print(keyring.get_password('example.org', 'bob'))",
+            environment: environment)
+        #expect(deleted.status == 0, "\(deleted.standardError)")
+        #expect(deleted.standardOutput == "None\n")
+    }
+
+    @Test func registeredProgramsThatOptOutSeeOnlyTheirOwnItemsWhileOthersShare() throws {
+        let copies = try folder("secret-tool-copies")
+        var path: [String: String] = [:]
+        for name in ["a", "b", "c"] {
+            try FileManager.default.createDirectory(atPath: copies + "/" + name, withIntermediateDirectories: true)
+            path[name] = copies + "/" + name + "/secret-tool"
+            try FileManager.default.copyItem(atPath: "/usr/bin/secret-tool", toPath: path[name]!)
+        }
+        let service = try start(apps: [
+            "a.json": ["executable": path["a"]!, "application-identifier": "TEAM.a", "clavis.secret-service.shared": false],
+            "b.json": ["executable": path["b"]!, "application-identifier": "TEAM.b", "clavis.secret-service.shared": false],
+            "c.json": ["executable": path["c"]!, "application-identifier": "TEAM.c"],
+        ])
+        func tool(_ name: String, _ arguments: String..., input: String? = nil) throws -> ProcessOutput {
+            let executable = name == "shared" ? "/usr/bin/secret-tool" : path[name]!
+            return try runProcess(executable, arguments, environment: service.bus.environment, input: input)
+        }
+
+        // a opted out: what it stores, neither b (opted out too) nor the shared programs see.
+        #expect(try tool("a", "store", "--label=a", "service", "isolated", input: "from a").status == 0)
+        #expect(try tool("a", "lookup", "service", "isolated").standardOutput == "from a")
+        #expect(try tool("b", "lookup", "service", "isolated").standardOutput.isEmpty)
+        #expect(try tool("shared", "lookup", "service", "isolated").standardOutput.isEmpty)
+        #expect(try tool("c", "lookup", "service", "isolated").standardOutput.isEmpty)
+        // b's item with the same attributes is its own; a's is untouched.
+        #expect(try tool("b", "store", "--label=b", "service", "isolated", input: "from b").status == 0)
+        #expect(try tool("b", "lookup", "service", "isolated").standardOutput == "from b")
+        #expect(try tool("a", "lookup", "service", "isolated").standardOutput == "from a")
+        #expect(try tool("b", "clear", "service", "isolated").status == 0)
+        #expect(try tool("a", "lookup", "service", "isolated").standardOutput == "from a")
+
+        // The shared group: an unregistered program and a registered one that did not opt out share; a does not.
+        #expect(try tool("shared", "store", "--label=s", "service", "shared", input: "for everyone").status == 0)
+        #expect(try tool("c", "lookup", "service", "shared").standardOutput == "for everyone")
+        #expect(try tool("a", "lookup", "service", "shared").standardOutput.isEmpty)
+        #expect(try tool("c", "store", "--label=c", "service", "from-c", input: "c's").status == 0)
+        #expect(try tool("shared", "lookup", "service", "from-c").standardOutput == "c's")
+    }
+
+    @Test func unlockOfALockedKeychainIsAPromptTheDaemonsPinentryCompletes() throws {
+        let folder = try folder("secret-service-pinentry")
+        let pinentry = try DaemonPinentryTests.writeScriptedPinentry(in: folder)
+        let service = try start(options: ["--pinentry", pinentry])
+        #expect(try service.secretTool("store", "--label=l", "service", "guarded", input: "behind the lock").status == 0)
+        for step in [["set-keychain-password", "-p", "7391"], ["lock-keychain"]] {
+            let output = try service.daemon.client(step)
+            #expect(output.status == 0, "\(step): \(output.standardError)")
+        }
+        func answer(_ lines: String...) throws {
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: folder + "/answers", atomically: true, encoding: .utf8)
+        }
+        let unlock = """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+            assert collection.is_locked()
+            assert list(collection.search_items({"service": "guarded"})) == []
+            dismissed = collection.unlock()
+            print("dismissed" if dismissed else "unlocked", collection.is_locked())
+            if not dismissed:
+                print([i.get_secret() for i in collection.search_items({"service": "guarded"})])
+            """
+
+        // Cancelled in pinentry: the prompt completes dismissed, and the keychain stays locked.
+        try answer("CANCEL")
+        let cancelled = try service.python(unlock)
+        #expect(cancelled.status == 0, "\(cancelled.standardError)")
+        #expect(cancelled.standardOutput == "dismissed True\n")
+
+        // A wrong passcode, then the right one, typed into the daemon's pinentry: unlocked, the secret readable.
+        try answer("1111", "7391")
+        let unlocked = try service.python(unlock)
+        #expect(unlocked.status == 0, "\(unlocked.standardError)")
+        #expect(unlocked.standardOutput == "unlocked False\n[b'behind the lock']\n")
+        let commands = try String(contentsOfFile: folder + "/commands.log", encoding: .utf8)
+        #expect(commands.components(separatedBy: "GETPIN\n").count - 1 == 3, "three passcodes asked: \(commands)")
+    }
+
+    @Test func badCallsAnswerTheSpecificationsErrorsAndTheServiceGoesOn() throws {
+        let service = try start()
+        let run = try service.python(
+            """
+            from jeepney import DBusAddress, new_method_call, HeaderFields, MessageType, Properties
+            from jeepney.io.blocking import open_dbus_connection
+            connection = open_dbus_connection(bus="SESSION")
+            root = "/org/freedesktop/secrets"
+            def address(path, interface):
+                return DBusAddress(path, bus_name="org.freedesktop.secrets", interface="org.freedesktop.Secret." + interface)
+            service = address(root, "Service")
+            def error(message):
+                reply = connection.send_and_get_reply(message)
+                if reply.header.message_type == MessageType.error:
+                    return reply.header.fields[HeaderFields.error_name]
+                return reply.body
+            print(error(new_method_call(service, "OpenSession", "sv", ("nope", ("s", "")))))
+            print(error(new_method_call(service, "OpenSession", "sv", ("dh-ietf1024-sha256-aes128-cbc-pkcs7", ("ay", b"\\x01")))))
+            print(error(new_method_call(service, "OpenSession", "s", ("plain",))))
+            print(error(new_method_call(service, "GetSecrets", "ao", ([],))))
+            print(error(new_method_call(service, "GetSecrets", "aoo", ([], root + "/session/999"))))
+            output, session = error(new_method_call(service, "OpenSession", "sv", ("plain", ("s", ""))))
+            item = address(root + "/collection/login/nothere", "Item")
+            print(error(new_method_call(item, "GetSecret", "o", (session,))))
+            print(error(Properties(address(root + "/collection/nosuch", "Collection")).get("Label")))
+            login = address(root + "/aliases/default", "Collection")
+            print(error(new_method_call(login, "CreateItem", "a{sv}(oayays)b", ({}, (root + "/session/999", b"", b"x", "text/plain"), False))))
+            print(error(new_method_call(login, "CreateItem", "a{sv}(oayays)b", ({}, (session, b"", b"x", "text/plain"), False)))[0].startswith(root + "/collection/login/"))
+            print(error(Properties(login).get("Label")))
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(
+            run.standardOutput == """
+                org.freedesktop.DBus.Error.NotSupported
+                org.freedesktop.DBus.Error.InvalidArgs
+                org.freedesktop.DBus.Error.InvalidArgs
+                org.freedesktop.DBus.Error.InvalidArgs
+                org.freedesktop.Secret.Error.NoSession
+                org.freedesktop.Secret.Error.NoSuchObject
+                org.freedesktop.Secret.Error.NoSuchObject
+                org.freedesktop.Secret.Error.NoSession
+                True
+                (('s', 'Login'),)
+
+                """)
+    }
+
+    @Test func aCallerOfAnotherUserIsRefused() throws {
+        let service = try start()
+        let other = try SecondUser()
+        defer { other.remove() }
+        let refused = try runProcess(
+            "/usr/bin/setpriv",
+            ["--reuid=\(other.uid)", "--regid=\(other.gid)", "--clear-groups", "/usr/bin/secret-tool", "lookup", "a", "b"],
+            environment: service.bus.environment)
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("serves user 0 only"), "\(refused.standardError)")
+    }
+
+    @Test func aSecondDaemonLeavesTheNameToTheFirst() throws {
+        let first = try start()
+        let second = try TestDaemon(mode: "user", environment: first.bus.environment)
+        defer { second.stop() }
+        let said = second.waitForLog("org.freedesktop.secrets")
+        #expect(said.contains("another program owns org.freedesktop.secrets"), "\(said)")
+        #expect(try first.secretTool("store", "--label=x", "k", "v", input: "still served").status == 0)
+        #expect(try first.secretTool("lookup", "k", "v").standardOutput == "still served")
+    }
+}
