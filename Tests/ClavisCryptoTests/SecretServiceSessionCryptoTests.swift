@@ -38,8 +38,10 @@ import Testing
     }
 
     @Test func diffieHellmanGroup2MatchesChosenExponents() throws {
-        let ours = try DiffieHellmanGroup2(privateKey: SecureBytes(hex(String(repeating: "0123456789abcdef", count: 4))))
-        let theirs = try DiffieHellmanGroup2(privateKey: SecureBytes(hex(String(repeating: "fedcba9876543210", count: 4))))
+        let ours = try DiffieHellmanGroup2(
+            privateKey: SecureBytes(hex(String(repeating: "0123456789abcdef", count: 4))))
+        let theirs = try DiffieHellmanGroup2(
+            privateKey: SecureBytes(hex(String(repeating: "fedcba9876543210", count: 4))))
         #expect(
             ours.publicKey
                 == hex(

@@ -37,7 +37,9 @@ import Testing
         let listed = try service.secretTool("search", "--all", "service", "smtp")
         #expect(listed.status == 0, "\(listed.standardError)")
         let everything = listed.standardOutput + listed.standardError
-        for expected in ["label = Mail account", "secret = hunter2", "attribute.user = anna", "attribute.service = smtp"] {
+        for expected in [
+            "label = Mail account", "secret = hunter2", "attribute.user = anna", "attribute.service = smtp",
+        ] {
             #expect(everything.contains(expected), "search --all: \(everything)")
         }
 
@@ -109,8 +111,12 @@ import Testing
             try FileManager.default.copyItem(atPath: "/usr/bin/secret-tool", toPath: path[name]!)
         }
         let service = try start(apps: [
-            "a.json": ["executable": path["a"]!, "application-identifier": "TEAM.a", "clavis.secret-service.shared": false],
-            "b.json": ["executable": path["b"]!, "application-identifier": "TEAM.b", "clavis.secret-service.shared": false],
+            "a.json": [
+                "executable": path["a"]!, "application-identifier": "TEAM.a", "clavis.secret-service.shared": false,
+            ],
+            "b.json": [
+                "executable": path["b"]!, "application-identifier": "TEAM.b", "clavis.secret-service.shared": false,
+            ],
             "c.json": ["executable": path["c"]!, "application-identifier": "TEAM.c"],
         ])
         func tool(_ name: String, _ arguments: String..., input: String? = nil) throws -> ProcessOutput {
@@ -143,7 +149,8 @@ import Testing
         let folder = try folder("secret-service-pinentry")
         let pinentry = try DaemonPinentryTests.writeScriptedPinentry(in: folder)
         let service = try start(options: ["--pinentry", pinentry])
-        #expect(try service.secretTool("store", "--label=l", "service", "guarded", input: "behind the lock").status == 0)
+        #expect(
+            try service.secretTool("store", "--label=l", "service", "guarded", input: "behind the lock").status == 0)
         for step in [["set-keychain-password", "-p", "7391"], ["lock-keychain"]] {
             let output = try service.daemon.client(step)
             #expect(output.status == 0, "\(step): \(output.standardError)")
@@ -232,7 +239,10 @@ import Testing
         defer { other.remove() }
         let refused = try runProcess(
             "/usr/bin/setpriv",
-            ["--reuid=\(other.uid)", "--regid=\(other.gid)", "--clear-groups", "/usr/bin/secret-tool", "lookup", "a", "b"],
+            [
+                "--reuid=\(other.uid)", "--regid=\(other.gid)", "--clear-groups", "/usr/bin/secret-tool", "lookup", "a",
+                "b",
+            ],
             environment: service.bus.environment)
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("serves user 0 only"), "\(refused.standardError)")

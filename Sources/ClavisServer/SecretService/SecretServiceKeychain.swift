@@ -62,7 +62,9 @@ struct SecretServiceKeychain {
             }
         }
         let login = found.removeValue(forKey: SecretServiceObject.defaultCollection)
-        return [login ?? Collection(name: SecretServiceObject.defaultCollection, label: "Login", created: 0, modified: 0)]
+        return [
+            login ?? Collection(name: SecretServiceObject.defaultCollection, label: "Login", created: 0, modified: 0)
+        ]
             + found.values.sorted { $0.name < $1.name }
     }
 
@@ -74,7 +76,10 @@ struct SecretServiceKeychain {
     /// Creates a collection labelled `label`, named after it (letters, digits and `_`; a number added when taken).
     func createCollection(label: String) throws(SecretServiceError) -> Collection {
         let taken = Set(try collections().map(\.name))
-        let base = String(label.unicodeScalars.map { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_" })
+        let base = String(
+            label.unicodeScalars.map {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) ? Character($0) : "_"
+            })
         let stem = base.isEmpty ? "collection" : base
         var name = stem
         var number = 1
@@ -156,7 +161,9 @@ struct SecretServiceKeychain {
         in collection: String, label: String, attributes: [String: String], secret: SecureBytes,
         contentType: String, replace: Bool
     ) throws(SecretServiceError) -> (item: StoredItem, replaced: Bool) {
-        if replace, let existing = try items(in: collection, matching: attributes).first(where: { $0.attributes == attributes }) {
+        if replace,
+            let existing = try items(in: collection, matching: attributes).first(where: { $0.attributes == attributes })
+        {
             try update(existing.id, in: collection, label: label, secret: secret, contentType: contentType)
             guard let updated = try item(existing.id, in: collection) else {
                 throw SecretServiceError(.failed, "the item replaced has gone")

@@ -18,7 +18,7 @@ extension SecretServiceProvider {
         do {
             let found = try keychain.items(in: collection, matching: request.attributes ?? [:])
             return SecretServiceReply(paths: found.map(\.object.path))
-        } catch where error.kind == .isLocked {
+        } catch  where error.kind == .isLocked {
             return SecretServiceReply()
         }
     }
@@ -38,7 +38,7 @@ extension SecretServiceProvider {
                 }
                 reply.secrets.append(
                     (path, try session.seal(secret, contentType: item.contentType, path: request.object)))
-            } catch where !request.strict {
+            } catch  where !request.strict {
                 continue
             }
         }
@@ -50,7 +50,9 @@ extension SecretServiceProvider {
         throws(SecretServiceError) -> SecretServiceReply
     {
         if request.text == SecretServiceObject.defaultAlias {
-            return SecretServiceReply(paths: [SecretServiceObject.collection(SecretServiceObject.defaultCollection).path])
+            return SecretServiceReply(paths: [
+                SecretServiceObject.collection(SecretServiceObject.defaultCollection).path
+            ])
         }
         guard request.text.isEmpty else {
             throw SecretServiceError(.notSupported, "only the default alias exists: create the collection without one")
@@ -70,8 +72,15 @@ extension SecretServiceProvider {
             let path = SecretServiceObject.collection(collection).path
             let ids = try keychain.deleteCollection(collection)
             var reply = SecretServiceReply()
-            reply.signals = ids.map { (path, "ItemDeleted", SecretServiceObject.item(collection: collection, id: $0).path) }
-            reply.signals.append((SecretServiceObject.root, collection == SecretServiceObject.defaultCollection ? "CollectionChanged" : "CollectionDeleted", path))
+            reply.signals = ids.map {
+                (path, "ItemDeleted", SecretServiceObject.item(collection: collection, id: $0).path)
+            }
+            reply.signals.append(
+                (
+                    SecretServiceObject.root,
+                    collection == SecretServiceObject.defaultCollection ? "CollectionChanged" : "CollectionDeleted",
+                    path
+                ))
             return reply
         case .item(let collection, let id):
             try keychain.deleteItem(id, in: collection)
@@ -95,7 +104,8 @@ extension SecretServiceProvider {
         let path = item.object.path
         return SecretServiceReply(
             paths: [path],
-            signals: [(SecretServiceObject.collection(collection).path, replaced ? "ItemChanged" : "ItemCreated", path)])
+            signals: [(SecretServiceObject.collection(collection).path, replaced ? "ItemChanged" : "ItemCreated", path)]
+        )
     }
 
     /// Item.SetSecret.
@@ -107,7 +117,9 @@ extension SecretServiceProvider {
         }
         let secret = try session(transported.session, of: request.sender).open(transported)
         try keychain.update(id, in: collection, secret: secret, contentType: transported.contentType)
-        return SecretServiceReply(signals: [(SecretServiceObject.collection(collection).path, "ItemChanged", object.path)])
+        return SecretServiceReply(signals: [
+            (SecretServiceObject.collection(collection).path, "ItemChanged", object.path)
+        ])
     }
 
     /// The properties of the service (Collections), a collection (Items, Label, Locked, Created, Modified) or an
@@ -153,7 +165,9 @@ extension SecretServiceProvider {
             return SecretServiceReply(signals: [(SecretServiceObject.root, "CollectionChanged", path)])
         case .item(let collection, let id):
             try keychain.update(id, in: collection, label: request.label, attributes: request.attributes)
-            return SecretServiceReply(signals: [(SecretServiceObject.collection(collection).path, "ItemChanged", object.path)])
+            return SecretServiceReply(signals: [
+                (SecretServiceObject.collection(collection).path, "ItemChanged", object.path)
+            ])
         default: throw SecretServiceError(.noSuchObject, "no such collection or item")
         }
     }
