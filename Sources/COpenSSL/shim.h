@@ -419,27 +419,31 @@ static inline int clavis_pkcs12_verify(PKCS12 *archive, const char *passphrase, 
 
 /* ---- Finite-field Diffie-Hellman ---- */
 
-/* base^exponent mod modulus, each big-endian, written to `out` left-padded to `modulus_length` bytes; 1 on success.
-   The exponent (a private key) is held in secure BIGNUMs, computed in constant time, and cleared when freed. */
-static inline int clavis_mod_exp(const unsigned char *base, size_t base_length, const unsigned char *exponent,
-                                 size_t exponent_length, const unsigned char *modulus, size_t modulus_length,
-                                 unsigned char *out) {
+/* base^exponent mod p in RFC 2409's 1024-bit MODP group (OpenSSL's copy of its prime), big-endian, written to `out`
+   left-padded to 128 bytes: 1 on success, -1 when `base` is outside 2...p-2 (a peer's key that would make the secret
+   predictable), 0 when OpenSSL fails. The exponent (a private key) is held in secure BIGNUMs, used in constant
+   time, and cleared when freed. */
+static inline int clavis_modp1024_power(const unsigned char *base, size_t base_length, const unsigned char *exponent,
+                                        size_t exponent_length, unsigned char *out) {
     BN_CTX *context = BN_CTX_secure_new();
+    BIGNUM *p = BN_get_rfc2409_prime_1024(NULL);
     BIGNUM *b = BN_bin2bn(base, (int)base_length, NULL);
     BIGNUM *e = BN_secure_new();
-    BIGNUM *m = BN_bin2bn(modulus, (int)modulus_length, NULL);
+    BIGNUM *largest = BN_new();
     BIGNUM *result = BN_secure_new();
-    int ok = context != NULL && b != NULL && e != NULL && m != NULL && result != NULL
-        && BN_bin2bn(exponent, (int)exponent_length, e) != NULL;
-    if (ok) {
+    int ok = context != NULL && p != NULL && b != NULL && e != NULL && largest != NULL && result != NULL
+        && BN_bin2bn(exponent, (int)exponent_length, e) != NULL && BN_copy(largest, p) != NULL
+        && BN_sub_word(largest, 2) == 1;
+    if (ok && (BN_cmp(b, BN_value_one()) <= 0 || BN_cmp(b, largest) > 0)) ok = -1;
+    if (ok == 1) {
         BN_set_flags(e, BN_FLG_CONSTTIME);
-        ok = BN_mod_exp(result, b, e, m, context) == 1
-            && BN_bn2binpad(result, out, (int)modulus_length) == (int)modulus_length;
+        ok = BN_mod_exp(result, b, e, p, context) == 1 && BN_bn2binpad(result, out, 128) == 128;
     }
     BN_CTX_free(context);
+    BN_free(p);
     BN_free(b);
     BN_clear_free(e);
-    BN_free(m);
+    BN_free(largest);
     BN_clear_free(result);
     return ok;
 }

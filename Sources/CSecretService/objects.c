@@ -281,65 +281,64 @@ static int on_open_session(sd_bus_message *message, void *userdata, sd_bus_error
     return answer(message, userdata, &request, SHAPE_OPEN_SESSION, error);
 }
 
-static int on_create_collection(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    clavis_ss_request request = request_for(CLAVIS_SS_CREATE_COLLECTION);
-    request_storage storage = {0};
-    int result = read_properties(message, COLLECTION_INTERFACE, &request, &storage);
-    if (result >= 0) result = sd_bus_message_read(message, "s", &request.text);
-    if (result >= 0) result = answer(message, userdata, &request, SHAPE_PATH_AND_PROMPT, error);
-    else result = invalid(error, result);
-    storage_free(&storage);
-    return result;
-}
+/// Reads a method's arguments into the request (and the storage its arrays borrow); a negative errno when malformed.
+typedef int (*argument_reader)(sd_bus_message *message, clavis_ss_request *request, request_storage *storage);
 
-/// Service.SearchItems and Collection.SearchItems: the same request, two reply shapes.
-static int search_items(sd_bus_message *message, void *userdata, sd_bus_error *error, reply_shape shape) {
-    clavis_ss_request request = request_for(CLAVIS_SS_SEARCH_ITEMS);
+/// Reads the arguments with `read`, then runs the request and replies in `shape` (InvalidArgs when malformed).
+static int read_and_answer(sd_bus_message *message, void *userdata, sd_bus_error *error,
+                           clavis_ss_operation operation, reply_shape shape, argument_reader read) {
+    clavis_ss_request request = request_for(operation);
     request_storage storage = {0};
-    int result = read_attributes(message, &request, &storage);
+    int result = read(message, &request, &storage);
     if (result >= 0) result = answer(message, userdata, &request, shape, error);
     else result = invalid(error, result);
     storage_free(&storage);
     return result;
 }
 
+/// CreateCollection's `a{sv}s`: the properties, then the alias.
+static int read_collection_properties(sd_bus_message *message, clavis_ss_request *request,
+                                      request_storage *storage) {
+    int result = read_properties(message, COLLECTION_INTERFACE, request, storage);
+    return result >= 0 ? sd_bus_message_read(message, "s", &request->text) : result;
+}
+
+/// GetSecrets' `aoo`: the items, then the session.
+static int read_items_and_session(sd_bus_message *message, clavis_ss_request *request, request_storage *storage) {
+    int result = read_objects(message, request, storage);
+    return result >= 0 ? sd_bus_message_read(message, "o", &request->object) : result;
+}
+
+/// CreateItem's `a{sv}(oayays)b`: the properties, the secret, whether to replace.
+static int read_new_item(sd_bus_message *message, clavis_ss_request *request, request_storage *storage) {
+    int result = read_properties(message, ITEM_INTERFACE, request, storage);
+    if (result >= 0) result = read_secret(message, &request->secret);
+    return result >= 0 ? sd_bus_message_read(message, "b", &request->replace) : result;
+}
+
+static int on_create_collection(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    return read_and_answer(message, userdata, error, CLAVIS_SS_CREATE_COLLECTION, SHAPE_PATH_AND_PROMPT,
+                           read_collection_properties);
+}
+
 static int on_service_search_items(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    return search_items(message, userdata, error, SHAPE_TWO_PATH_LISTS);
+    return read_and_answer(message, userdata, error, CLAVIS_SS_SEARCH_ITEMS, SHAPE_TWO_PATH_LISTS, read_attributes);
 }
 
 static int on_collection_search_items(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    return search_items(message, userdata, error, SHAPE_ONE_PATH_LIST);
-}
-
-/// Unlock and Lock: a list of objects in, the objects done and a prompt out.
-static int lock_or_unlock(sd_bus_message *message, void *userdata, sd_bus_error *error,
-                          clavis_ss_operation operation) {
-    clavis_ss_request request = request_for(operation);
-    request_storage storage = {0};
-    int result = read_objects(message, &request, &storage);
-    if (result >= 0) result = answer(message, userdata, &request, SHAPE_PATHS_AND_PROMPT, error);
-    else result = invalid(error, result);
-    storage_free(&storage);
-    return result;
+    return read_and_answer(message, userdata, error, CLAVIS_SS_SEARCH_ITEMS, SHAPE_ONE_PATH_LIST, read_attributes);
 }
 
 static int on_unlock(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    return lock_or_unlock(message, userdata, error, CLAVIS_SS_UNLOCK);
+    return read_and_answer(message, userdata, error, CLAVIS_SS_UNLOCK, SHAPE_PATHS_AND_PROMPT, read_objects);
 }
 
 static int on_lock(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    return lock_or_unlock(message, userdata, error, CLAVIS_SS_LOCK);
+    return read_and_answer(message, userdata, error, CLAVIS_SS_LOCK, SHAPE_PATHS_AND_PROMPT, read_objects);
 }
 
 static int on_get_secrets(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    clavis_ss_request request = request_for(CLAVIS_SS_GET_SECRETS);
-    request_storage storage = {0};
-    int result = read_objects(message, &request, &storage);
-    if (result >= 0) result = sd_bus_message_read(message, "o", &request.object);
-    if (result >= 0) result = answer(message, userdata, &request, SHAPE_SECRETS, error);
-    else result = invalid(error, result);
-    storage_free(&storage);
-    return result;
+    return read_and_answer(message, userdata, error, CLAVIS_SS_GET_SECRETS, SHAPE_SECRETS, read_items_and_session);
 }
 
 static int on_read_alias(sd_bus_message *message, void *userdata, sd_bus_error *error) {
@@ -463,15 +462,7 @@ static int on_delete(sd_bus_message *message, void *userdata, sd_bus_error *erro
 }
 
 static int on_create_item(sd_bus_message *message, void *userdata, sd_bus_error *error) {
-    clavis_ss_request request = request_for(CLAVIS_SS_CREATE_ITEM);
-    request_storage storage = {0};
-    int result = read_properties(message, ITEM_INTERFACE, &request, &storage);
-    if (result >= 0) result = read_secret(message, &request.secret);
-    if (result >= 0) result = sd_bus_message_read(message, "b", &request.replace);
-    if (result >= 0) result = answer(message, userdata, &request, SHAPE_PATH_AND_PROMPT, error);
-    else result = invalid(error, result);
-    storage_free(&storage);
-    return result;
+    return read_and_answer(message, userdata, error, CLAVIS_SS_CREATE_ITEM, SHAPE_PATH_AND_PROMPT, read_new_item);
 }
 
 static int on_get_secret(sd_bus_message *message, void *userdata, sd_bus_error *error) {

@@ -8,12 +8,6 @@ public struct DiffieHellmanGroup2: Sendable {
     /// The length of the prime, and of public keys and shared secrets, in bytes.
     public static let byteCount = 128
 
-    /// The group's prime, big-endian (RFC 2409 section 6.2).
-    static let prime: [UInt8] = hexBytes(
-        "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
-            + "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
-            + "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF")
-
     /// The private exponent.
     private let privateKey: SecureBytes
     /// g^x mod p, big-endian, `byteCount` bytes.
@@ -35,17 +29,7 @@ public struct DiffieHellmanGroup2: Sendable {
     ///
     /// - Throws: `invalidInput` for a key outside 2...p-2, which would make the secret predictable.
     public func sharedSecret(with peerPublicKey: [UInt8]) throws(CryptoError) -> SecureBytes {
-        let significant = Array(peerPublicKey.drop { $0 == 0 })
-        guard significant.count <= Self.byteCount else { throw .invalidInput("the DH public key is too long") }
-        let padded = [UInt8](repeating: 0, count: Self.byteCount - significant.count) + significant
-        var largestAllowed = Self.prime
-        largestAllowed[Self.byteCount - 1] -= 2
-        guard padded.lexicographicallyPrecedes(largestAllowed) || padded == largestAllowed,
-            significant.count > 1 || (significant.first ?? 0) >= 2
-        else {
-            throw .invalidInput("the DH public key is outside the group")
-        }
-        return try Self.power(padded, privateKey)
+        try Self.power(peerPublicKey, privateKey)
     }
 
     /// base^exponent mod p.
@@ -53,26 +37,13 @@ public struct DiffieHellmanGroup2: Sendable {
         try SecureBytes.filling(count: byteCount) { output throws(CryptoError) in
             try base.withBytes { basePointer, baseCount throws(CryptoError) in
                 try exponent.withBytes { exponentPointer, exponentCount throws(CryptoError) in
-                    try prime.withBytes { primePointer, primeCount throws(CryptoError) in
-                        guard
-                            clavis_mod_exp(
-                                basePointer, baseCount, exponentPointer, exponentCount, primePointer, primeCount,
-                                output) == 1
-                        else { throw OpenSSLStatus.failure("BN_mod_exp") }
+                    switch clavis_modp1024_power(basePointer, baseCount, exponentPointer, exponentCount, output) {
+                    case 1: return
+                    case -1: throw OpenSSLStatus.cleared(.invalidInput("the DH public key is outside the group"))
+                    default: throw OpenSSLStatus.failure("BN_mod_exp")
                     }
                 }
             }
         }
-    }
-
-    private static func hexBytes(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }
