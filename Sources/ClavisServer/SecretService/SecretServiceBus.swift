@@ -77,13 +77,14 @@ enum SecretServiceBus {
         if let bytes = answer.bytes { clavis_ss_reply_set_bytes(reply, bytes, bytes.count) }
         for (item, secret) in answer.secrets {
             secret.parameters.withUnsafeBufferPointer { parameters in
-                secret.value.withUnsafeBufferPointer { value in
+                secret.value.withUnsafeBytes { value in
                     secret.session.withCString { session in
                         secret.contentType.withCString { contentType in
                             var transported = clavis_ss_secret(
                                 session: session,
                                 parameters: clavis_ss_bytes(bytes: parameters.baseAddress, count: parameters.count),
-                                value: clavis_ss_bytes(bytes: value.baseAddress, count: value.count),
+                                value: clavis_ss_bytes(
+                                    bytes: value.baseAddress?.assumingMemoryBound(to: UInt8.self), count: value.count),
                                 content_type: contentType)
                             clavis_ss_reply_add_secret(reply, item, &transported)
                         }
@@ -122,7 +123,9 @@ enum SecretServiceBus {
         if raw.operation == CLAVIS_SS_CREATE_ITEM || raw.operation == CLAVIS_SS_SET_SECRET {
             secret = .init(
                 session: text(raw.secret.session), parameters: bytes(raw.secret.parameters),
-                value: bytes(raw.secret.value), contentType: text(raw.secret.content_type))
+                value: SecureBytes(
+                    copying: UnsafeRawBufferPointer(start: raw.secret.value.bytes, count: raw.secret.value.count)),
+                contentType: text(raw.secret.content_type))
         }
         return SecretServiceRequest(
             operation: operation(raw.operation), path: text(raw.path), sender: text(raw.sender), pid: raw.pid,

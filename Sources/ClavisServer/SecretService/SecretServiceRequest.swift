@@ -10,11 +10,11 @@ struct SecretServiceRequest {
         case createCollection, delete, createItem, setSecret, describe, setProperties, prompt, dismiss, clientGone
     }
 
-    /// A secret as it travels, still encrypted by its session.
+    /// A secret as it travels, encrypted by its session (or not, for `plain`: hence a zeroing container).
     struct TransportedSecret {
         var session: String
         var parameters: [UInt8]
-        var value: [UInt8]
+        var value: SecureBytes
         var contentType: String
     }
 

@@ -47,9 +47,9 @@ struct SecretServiceSession {
     ///
     /// - Throws: `invalidArguments` when it does not decrypt (a wrong IV or key, bad padding).
     func open(_ secret: SecretServiceRequest.TransportedSecret) throws(SecretServiceError) -> SecureBytes {
-        guard let key else { return SecureBytes(secret.value) }
+        guard let key else { return secret.value }
         do {
-            return try AESCBC.decrypt(secret.value, key: key, iv: secret.parameters)
+            return try AESCBC.decrypt(secret.value.withUnsafeBytes { Array($0) }, key: key, iv: secret.parameters)
         } catch {
             throw SecretServiceError(.invalidArguments, "the secret does not decrypt with its session's key")
         }
@@ -61,12 +61,12 @@ struct SecretServiceSession {
     {
         guard let key else {
             return .init(
-                session: path, parameters: [], value: secret.withUnsafeBytes { Array($0) }, contentType: contentType)
+                session: path, parameters: [], value: secret, contentType: contentType)
         }
         let iv = SecureRandom.bytes(count: AESCBC.blockByteCount)
         do {
             let value = try AESCBC.encrypt(secret, key: key, iv: iv)
-            return .init(session: path, parameters: iv, value: value, contentType: contentType)
+            return .init(session: path, parameters: iv, value: SecureBytes(value), contentType: contentType)
         } catch {
             throw SecretServiceError(.failed, "the secret cannot be encrypted for its session")
         }
