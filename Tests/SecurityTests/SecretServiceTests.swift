@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// clavisd's Secret Service (`org.freedesktop.secrets`) used by the real programs that speak it: `secret-tool`
-/// (libsecret), Python's `secretstorage` and `keyring`, and raw calls through `jeepney`.
+/// (libsecret), Python's `secretstorage` and `keyring`; `SecretServiceProtocolTests` makes the raw calls.
 @Suite(.serialized) final class SecretServiceTests {
     private var daemons: [SecretServiceDaemon] = []
     private var folders: [String] = []
@@ -184,53 +184,6 @@ import Testing
         #expect(unlocked.standardOutput == "unlocked False\n[b'behind the lock']\n")
         let commands = try String(contentsOfFile: folder + "/commands.log", encoding: .utf8)
         #expect(commands.components(separatedBy: "GETPIN\n").count - 1 == 3, "three passcodes asked: \(commands)")
-    }
-
-    @Test func badCallsAnswerTheSpecificationsErrorsAndTheServiceGoesOn() throws {
-        let service = try start()
-        let run = try service.python(
-            """
-            from jeepney import DBusAddress, new_method_call, HeaderFields, MessageType, Properties
-            from jeepney.io.blocking import open_dbus_connection
-            connection = open_dbus_connection(bus="SESSION")
-            root = "/org/freedesktop/secrets"
-            def address(path, interface):
-                return DBusAddress(path, bus_name="org.freedesktop.secrets", interface="org.freedesktop.Secret." + interface)
-            service = address(root, "Service")
-            def error(message):
-                reply = connection.send_and_get_reply(message)
-                if reply.header.message_type == MessageType.error:
-                    return reply.header.fields[HeaderFields.error_name]
-                return reply.body
-            print(error(new_method_call(service, "OpenSession", "sv", ("nope", ("s", "")))))
-            print(error(new_method_call(service, "OpenSession", "sv", ("dh-ietf1024-sha256-aes128-cbc-pkcs7", ("ay", b"\\x01")))))
-            print(error(new_method_call(service, "OpenSession", "s", ("plain",))))
-            print(error(new_method_call(service, "GetSecrets", "ao", ([],))))
-            print(error(new_method_call(service, "GetSecrets", "aoo", ([], root + "/session/999"))))
-            output, session = error(new_method_call(service, "OpenSession", "sv", ("plain", ("s", ""))))
-            item = address(root + "/collection/login/nothere", "Item")
-            print(error(new_method_call(item, "GetSecret", "o", (session,))))
-            print(error(Properties(address(root + "/collection/nosuch", "Collection")).get("Label")))
-            login = address(root + "/aliases/default", "Collection")
-            print(error(new_method_call(login, "CreateItem", "a{sv}(oayays)b", ({}, (root + "/session/999", b"", b"x", "text/plain"), False))))
-            print(error(new_method_call(login, "CreateItem", "a{sv}(oayays)b", ({}, (session, b"", b"x", "text/plain"), False)))[0].startswith(root + "/collection/login/"))
-            print(error(Properties(login).get("Label")))
-            """)
-        #expect(run.status == 0, "\(run.standardError)")
-        #expect(
-            run.standardOutput == """
-                org.freedesktop.DBus.Error.NotSupported
-                org.freedesktop.DBus.Error.InvalidArgs
-                org.freedesktop.DBus.Error.InvalidArgs
-                org.freedesktop.DBus.Error.InvalidArgs
-                org.freedesktop.Secret.Error.NoSession
-                org.freedesktop.Secret.Error.NoSuchObject
-                org.freedesktop.Secret.Error.NoSuchObject
-                org.freedesktop.Secret.Error.NoSession
-                True
-                (('s', 'Login'),)
-
-                """)
     }
 
     @Test func aCallerOfAnotherUserIsRefused() throws {
