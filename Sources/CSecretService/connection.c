@@ -125,12 +125,18 @@ int reply_error(const clavis_ss_reply *reply, sd_bus_error *error) {
     return sd_bus_error_set(error, name, reply->message);
 }
 
-void emit_signals(sd_bus *bus, const clavis_ss_reply *reply) {
+void emit_signals(sd_bus *bus, const clavis_ss_reply *reply, const char *sender) {
     for (size_t index = 0; index < reply->signal_members.count; index++) {
         const char *member = reply->signal_members.items[index];
         const char *interface = strncmp(member, "Collection", 10) == 0 ? SECRET_INTERFACE ".Service"
                                                                         : SECRET_INTERFACE ".Collection";
-        sd_bus_emit_signal(bus, reply->signal_paths.items[index], interface, member, "o",
-                           reply->signal_objects.items[index]);
+        sd_bus_message *signal = NULL;
+        int result = sd_bus_message_new_signal(bus, &signal, reply->signal_paths.items[index], interface, member);
+        if (result >= 0 && reply->signals_private) {
+            result = sender != NULL ? sd_bus_message_set_destination(signal, sender) : -EINVAL;
+        }
+        if (result >= 0) result = sd_bus_message_append(signal, "o", reply->signal_objects.items[index]);
+        if (result >= 0) sd_bus_send(bus, signal, NULL);
+        sd_bus_message_unref(signal);
     }
 }

@@ -242,7 +242,7 @@ static int answer(sd_bus_message *message, clavis_secret_service *service, clavi
     if (result >= 0) result = append_reply(method_return, shape, reply);
     if (result >= 0) result = sd_bus_send(NULL, method_return, NULL);
     sd_bus_message_unref(method_return);
-    if (result >= 0) emit_signals(service->bus, reply);
+    if (result >= 0) emit_signals(service->bus, reply, sd_bus_message_get_sender(message));
     reply_free(reply);
     return result < 0 ? sd_bus_error_set_errno(error, -result) : 1;
 }
@@ -446,7 +446,7 @@ static int set_property(sd_bus *bus, const char *path, const char *interface, co
     result = call_handler(service, sd_bus_get_current_message(service->bus), path, &request, &reply, error);
     storage_free(&storage);
     if (result < 0) return result;
-    emit_signals(service->bus, reply);
+    emit_signals(service->bus, reply, sd_bus_message_get_sender(sd_bus_get_current_message(service->bus)));
     reply_free(reply);
     // What was described before the change is stale now.
     sd_bus_message_unref(service->described_for);
@@ -520,7 +520,7 @@ static int on_prompt(sd_bus_message *message, void *userdata, sd_bus_error *erro
         emit_completed(service, path, 1, &none);
     } else {
         emit_completed(service, path, reply->dismissed, &reply->paths[0]);
-        emit_signals(service->bus, reply);
+        emit_signals(service->bus, reply, sd_bus_message_get_sender(message));
         reply_free(reply);
     }
     sd_bus_error_free(&failure);

@@ -112,6 +112,10 @@ void clavis_ss_reply_emit(clavis_ss_reply *reply, const char *path, const char *
     push(reply, &reply->signal_objects, object);
 }
 
+void clavis_ss_reply_set_signals_private(clavis_ss_reply *reply, int is_private) {
+    reply->signals_private = is_private;
+}
+
 clavis_ss_reply *reply_new(void) { return calloc(1, sizeof(clavis_ss_reply)); }
 
 void reply_free(clavis_ss_reply *reply) {

@@ -49,6 +49,7 @@ struct clavis_ss_reply {
     string_list signal_paths;
     string_list signal_members;
     string_list signal_objects;
+    int signals_private;
 };
 
 struct clavis_secret_service {
@@ -78,7 +79,7 @@ void read_caller(sd_bus *bus, const char *sender, clavis_ss_request *request);
 /// Turns a failed reply into the D-Bus error the specification names.
 int reply_error(const clavis_ss_reply *reply, sd_bus_error *error);
 
-/// Emits the signals the handler asked for.
-void emit_signals(sd_bus *bus, const clavis_ss_reply *reply);
+/// Emits the signals the handler asked for: to every listener, or to `sender` alone when the reply says so.
+void emit_signals(sd_bus *bus, const clavis_ss_reply *reply, const char *sender);
 
 #endif

@@ -145,6 +145,52 @@ import Testing
         #expect(try tool("shared", "lookup", "service", "from-c").standardOutput == "c's")
     }
 
+    @Test func anOptedOutProgramsChangesAreSignalledToItAlone() throws {
+        let copies = try folder("secret-tool-private")
+        let privateTool = copies + "/secret-tool"
+        try FileManager.default.copyItem(atPath: "/usr/bin/secret-tool", toPath: privateTool)
+        let service = try start(apps: [
+            "p.json": [
+                "executable": privateTool, "application-identifier": "TEAM.p", "clavis.secret-service.shared": false,
+            ]
+        ])
+        // A shared client listens for ItemCreated and reads the label of the first item it hears of.
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        listener.arguments = [
+            "-c",
+            """
+            from jeepney import DBusAddress, Properties, HeaderFields, MessageType
+            from jeepney.bus_messages import message_bus, MatchRule
+            from jeepney.io.blocking import open_dbus_connection
+            connection = open_dbus_connection(bus="SESSION")
+            rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Collection", member="ItemCreated")
+            with connection.filter(rule) as signals:
+                connection.send_and_get_reply(message_bus.AddMatch(rule))
+                print("ready", flush=True)
+                item = connection.recv_until_filtered(signals, timeout=60).body[0]
+            address = DBusAddress(item, bus_name="org.freedesktop.secrets", interface="org.freedesktop.Secret.Item")
+            reply = connection.send_and_get_reply(Properties(address).get("Label"))
+            print(reply.body if reply.header.message_type != MessageType.error else "unreadable " + item)
+            """,
+        ]
+        listener.environment = ProcessInfo.processInfo.environment.merging(service.bus.environment) { _, new in new }
+        let heard = Pipe()
+        listener.standardOutput = heard
+        try listener.run()
+        defer { if listener.isRunning { listener.terminate() } }
+        #expect(readUntil("ready", on: heard).contains("ready"))
+
+        // The opted-out program's item first: were its signal broadcast, the listener would hear of it first.
+        let stored = try runProcess(
+            privateTool, ["store", "--label=private", "k", "p"], environment: service.bus.environment, input: "p")
+        #expect(stored.status == 0, "\(stored.standardError)")
+        #expect(try service.secretTool("store", "--label=shared", "k", "s", input: "s").status == 0)
+        listener.waitUntilExit()
+        let said = String(decoding: heard.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == "(('s', 'shared'),)", "heard: \(said)")
+    }
+
     @Test func unlockOfALockedKeychainIsAPromptTheDaemonsPinentryCompletes() throws {
         let folder = try folder("secret-service-pinentry")
         let pinentry = try DaemonPinentryTests.writeScriptedPinentry(in: folder)

@@ -147,6 +147,10 @@ void clavis_ss_reply_set_dismissed(clavis_ss_reply *reply, int dismissed);
 /// `object`.
 void clavis_ss_reply_emit(clavis_ss_reply *reply, const char *path, const char *member, const char *object);
 
+/// Sends the reply's signals to the caller alone rather than to every listener: the change concerns items that only
+/// the caller's program may know of.
+void clavis_ss_reply_set_signals_private(clavis_ss_reply *reply, int is_private);
+
 /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`), serves the Secret Service's objects and asks for the
 /// name `org.freedesktop.secrets` without taking it from an owner. Returns NULL with `*error` a negative errno when
 /// the bus cannot be reached; `*owns_name` is 1 when the name is this connection's, 0 when another program has it

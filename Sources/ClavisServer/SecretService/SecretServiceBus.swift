@@ -101,6 +101,7 @@ enum SecretServiceBus {
         }
         clavis_ss_reply_set_dismissed(reply, answer.dismissed ? 1 : 0)
         for signal in answer.signals { clavis_ss_reply_emit(reply, signal.path, signal.member, signal.object) }
+        clavis_ss_reply_set_signals_private(reply, answer.signalsArePrivate ? 1 : 0)
     }
 
     /// The request in Swift types.

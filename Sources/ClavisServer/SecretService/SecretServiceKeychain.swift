@@ -42,6 +42,9 @@ struct SecretServiceKeychain {
     /// The caller's keychain service.
     let service: EmbeddedKeychainService
 
+    /// True when the caller's items go to the group every Secret Service client shares (`SecretServiceSharing`).
+    var isShared: Bool { service.entitlements.defaultGroup == SecretServiceSharing.sharedGroup }
+
     /// True unless the keychain is unlocked: its collections and items are then locked.
     var isLocked: Bool { service.keychain.lockState != .unlocked }
 

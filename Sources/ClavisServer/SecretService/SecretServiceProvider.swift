@@ -44,6 +44,15 @@ final class SecretServiceProvider: @unchecked Sendable {
             throw SecretServiceError(.noSuchObject, "no such object")
         }
         let keychain = try self.keychain(request)
+        var reply = try reply(to: request, object: object, keychain)
+        // What an opted-out program changes, only it hears of: other clients would learn its items' paths.
+        reply.signalsArePrivate = !keychain.isShared
+        return reply
+    }
+
+    private func reply(
+        to request: SecretServiceRequest, object: SecretServiceObject, _ keychain: SecretServiceKeychain
+    ) throws(SecretServiceError) -> SecretServiceReply {
         switch request.operation {
         case .openSession: return try openSession(request)
         case .closeSession:

@@ -57,6 +57,8 @@ struct SecretServiceReply {
     var dismissed = false
     /// Signals to emit once the call is answered: the object emitting, the member, the object named.
     var signals: [(path: String, member: String, object: String)] = []
+    /// Whether the signals go to the caller alone: it keeps its items out of the other clients' sight.
+    var signalsArePrivate = false
 }
 
 /// A Secret Service failure as the specification names it; its message goes to the caller, so it never holds a secret.
