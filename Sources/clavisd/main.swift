@@ -149,6 +149,12 @@ if listening < 0 {
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 let daemon = KeychainDaemon(settings: settings, listening: listening)
 daemon.followSessionLocks()
-if mode == .user && servesSecretService { daemon.serveSecretService() }
+if mode == .user {
+    if servesSecretService {
+        daemon.serveSecretService()
+    } else {
+        DaemonLog.report("the Secret Service is not served (--no-secret-service): org.freedesktop.secrets is free")
+    }
+}
 clavis_systemd_notify_ready()
 daemon.run()

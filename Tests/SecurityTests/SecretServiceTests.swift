@@ -256,4 +256,16 @@ import Testing
         #expect(try first.secretTool("store", "--label=x", "k", "v", input: "still served").status == 0)
         #expect(try first.secretTool("lookup", "k", "v").standardOutput == "still served")
     }
+
+    @Test func aDaemonStartedWithNoSecretServiceLeavesTheNameAlone() throws {
+        let bus = try PrivateBus("secret-service-bus", kind: .session)
+        defer { bus.stop() }
+        let off = try TestDaemon(mode: "user", options: ["--no-secret-service"], environment: bus.environment)
+        defer { off.stop() }
+        #expect(off.waitForLog("org.freedesktop.secrets").contains("--no-secret-service"))
+        let on = try TestDaemon(mode: "user", environment: bus.environment)
+        defer { on.stop() }
+        let said = on.waitForLog("org.freedesktop.secrets")
+        #expect(said.contains("owns org.freedesktop.secrets"), "\(said)")
+    }
 }
