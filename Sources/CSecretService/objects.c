@@ -652,21 +652,40 @@ static int find_prompt(sd_bus *bus, const char *path, const char *interface, voi
     return found(userdata, ret_found, depth_below(path, SECRETS_ROOT "/prompt/") == 1);
 }
 
-/// The collections the caller sees, for introspection.
-static int enumerate_collections(sd_bus *bus, const char *prefix, void *userdata, char ***nodes,
-                                 sd_bus_error *error) {
+/// Appends a copy of each of `paths` to the NULL-terminated `*nodes` (of `*count`); -ENOMEM on failure.
+static int append_nodes(char ***nodes, size_t *count, const string_list *paths) {
+    char **grown = realloc(*nodes, (*count + paths->count + 1) * sizeof *grown);
+    if (grown == NULL) return -ENOMEM;
+    *nodes = grown;
+    for (size_t index = 0; index < paths->count; index++) {
+        char *copy = strdup(paths->items[index]);
+        if (copy == NULL) return -ENOMEM;
+        grown[(*count)++] = copy;
+        grown[*count] = NULL;
+    }
+    grown[*count] = NULL;
+    return 0;
+}
+
+/// The collections the caller sees and their items, for introspection (`busctl tree`).
+static int enumerate_objects(sd_bus *bus, const char *prefix, void *userdata, char ***nodes, sd_bus_error *error) {
     (void)bus, (void)prefix;
+    char **list = NULL;
+    size_t count = 0;
     const clavis_ss_reply *reply = describe(userdata, SECRETS_ROOT, error);
-    if (reply == NULL) return -sd_bus_error_get_errno(error);
-    char **list = calloc(reply->paths[0].count + 1, sizeof *list);
-    if (list == NULL) return -ENOMEM;
-    for (size_t index = 0; index < reply->paths[0].count; index++) {
-        list[index] = strdup(reply->paths[0].items[index]);
-        if (list[index] == NULL) {
-            for (size_t done = 0; done < index; done++) free(list[done]);
-            free(list);
-            return -ENOMEM;
-        }
+    int result = reply == NULL ? -sd_bus_error_get_errno(error) : append_nodes(&list, &count, &reply->paths[0]);
+    // Each description replaces the last one: the collections are read from the copies made above.
+    size_t collections = count;
+    for (size_t index = 0; result >= 0 && index < collections; index++) {
+        sd_bus_error ignored = SD_BUS_ERROR_NULL;
+        const clavis_ss_reply *collection = describe(userdata, list[index], &ignored);
+        if (collection != NULL) result = append_nodes(&list, &count, &collection->paths[0]);
+        sd_bus_error_free(&ignored);
+    }
+    if (result < 0) {
+        for (size_t index = 0; index < count; index++) free(list[index]);
+        free(list);
+        return result;
     }
     *nodes = list;
     return 0;
@@ -697,7 +716,7 @@ int register_objects(clavis_secret_service *service) {
                                             find_prompt, service);
     }
     if (result >= 0) {
-        result = sd_bus_add_node_enumerator(bus, &slots[6], SECRETS_ROOT "/collection", enumerate_collections,
+        result = sd_bus_add_node_enumerator(bus, &slots[6], SECRETS_ROOT "/collection", enumerate_objects,
                                             service);
     }
     return result;

@@ -69,6 +69,8 @@ import Testing
             print(sorted((path == item, secret[2], secret[3]) for path, secret in secrets.items()))
             print(call(new_method_call(service, "SearchItems", "a{ss}", ({"k": "1"},))) == ([item], []))
             print(call(Properties(work).get("Items")) == (("ao", [item]),))
+            introspectable = DBusAddress(collection, bus_name="org.freedesktop.secrets", interface="org.freedesktop.DBus.Introspectable")
+            print('<node name="%s"/>' % item.rsplit("/", 1)[1] in call(new_method_call(introspectable, "Introspect"))[0])
             print(call(new_method_call(service, "Lock", "ao", ([collection],))), call(Properties(work).get("Locked")))
             print(call(new_method_call(service, "Unlock", "ao", ([collection],))), call(Properties(work).get("Locked")))
             with connection.filter(listen("Service", "CollectionDeleted")) as signals:
@@ -86,6 +88,7 @@ import Testing
                 (('s', 'Work Mail'),)
                 True True
                 [(False, b'second', 'application/octet-stream'), (True, b'first', 'text/plain')]
+                True
                 True
                 True
                 (['/org/freedesktop/secrets/collection/Work_Mail'], '/') (('b', True),)
