@@ -6,8 +6,8 @@ extension KeychainDaemon {
     /// Serves the Secret Service on the session bus, unless another program owns `org.freedesktop.secrets`; says
     /// on the daemon's log whether it owns the name, and why not.
     public func serveSecretService() {
-        let provider = SecretServiceProvider { request throws(SecretServiceError) in
-            try self.secretServiceKeychain(for: request)
+        let provider = SecretServiceProvider { request, authentication throws(SecretServiceError) in
+            try self.secretServiceKeychain(for: request, authentication: authentication)
         }
         switch SecretServiceBus.serve(provider) {
         case .ownsName:
@@ -20,19 +20,21 @@ extension KeychainDaemon {
     }
 
     /// The keychain of the program that sent `request`, identified through the app registry as a socket peer is,
-    /// its groups as the Secret Service shares them (`SecretServiceSharing`).
+    /// its groups as the Secret Service shares them (`SecretServiceSharing`), what it proved kept in `authentication`.
     ///
     /// - Throws: `AccessDenied` for a caller of another user, or one that cannot be identified.
-    func secretServiceKeychain(for request: SecretServiceRequest) throws(SecretServiceError)
-        -> SecretServiceKeychain
-    {
+    func secretServiceKeychain(
+        for request: SecretServiceRequest, authentication: SecretServiceKeychain.CallerAuthentication
+    ) throws(SecretServiceError) -> SecretServiceKeychain {
         guard request.uid == daemonUID else {
             throw SecretServiceError(.accessDenied, "this keychain daemon serves user \(daemonUID) only")
         }
         do {
             // The bus does not tell the caller's group; nothing here needs it.
             let peer = try PeerProcess.identify(pid: request.pid, uid: request.uid, gid: 0, pidfd: request.pidfd)
-            return SecretServiceKeychain(service: try service(for: peer, adjust: SecretServiceSharing.adjust))
+            let service = try service(
+                for: peer, adjust: SecretServiceSharing.adjust, ledger: authentication.ledger)
+            return SecretServiceKeychain(service: service, authentication: authentication)
         } catch {
             throw SecretServiceError(.accessDenied, error.reason)
         }

@@ -257,10 +257,11 @@ public final class KeychainDaemon: Sendable {
     }
 
     /// The service for `peer`: its user's keychain, the groups the registry gives its executable, as `adjust` changes
-    /// them (the Secret Service's shared group).
-    func service(for peer: PeerProcess, adjust: (inout Entitlements) -> Void = { _ in }) throws(KeychainError)
-        -> EmbeddedKeychainService
-    {
+    /// them (the Secret Service's shared group), keeping what the caller proved in `ledger`.
+    func service(
+        for peer: PeerProcess, adjust: (inout Entitlements) -> Void = { _ in },
+        ledger: AuthenticationLedger = AuthenticationLedger()
+    ) throws(KeychainError) -> EmbeddedKeychainService {
         if settings.mode == .user && peer.uid != daemonUID {
             throw KeychainError(.missingEntitlement, "this keychain daemon serves user \(daemonUID) only")
         }
@@ -284,7 +285,8 @@ public final class KeychainDaemon: Sendable {
         let registry = self.registry
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",
-            authenticators: authenticators(for: peer), registeredGroups: { registry.current.heldAccessGroups })
+            authenticators: authenticators(for: peer), ledger: ledger,
+            registeredGroups: { registry.current.heldAccessGroups })
     }
 
     /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked

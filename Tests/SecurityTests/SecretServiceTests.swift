@@ -1,3 +1,5 @@
+import ClavisClient
+import ClavisCore
 import Foundation
 import Testing
 
@@ -230,6 +232,56 @@ import Testing
         #expect(unlocked.standardOutput == "unlocked False\n[b'behind the lock']\n")
         let commands = try String(contentsOfFile: folder + "/commands.log", encoding: .utf8)
         #expect(commands.components(separatedBy: "GETPIN\n").count - 1 == 3, "three passcodes asked: \(commands)")
+    }
+
+    @Test(.preparedKeychain) func anItemWithAnAccessControlIsLockedUntilTheDaemonsPinentryVerifiesThePasscode() throws {
+        let folder = try folder("secret-service-guarded")
+        let pinentry = try DaemonPinentryTests.writeScriptedPinentry(in: folder)
+        // This test process stores the item through Apple's model, registered with the group Secret Service clients
+        // share, since the Secret Service itself makes no access-controlled items.
+        let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let service = try start(
+            apps: [
+                "tests.json": [
+                    "executable": tests, "application-identifier": "TEAM.tests",
+                    "keychain-access-groups": ["org.freedesktop.secrets"],
+                ]
+            ], options: ["--pinentry", pinentry])
+        let client = try KeychainClient(
+            configuration: ClavisConfiguration.current.with(daemonSocket: service.daemon.socket))
+        try client.setPasscode(SecureBytes(Data("7391".utf8)), current: nil, strength: .cheapForTesting)
+        let policy = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .devicePasscode)
+        let added = try client.service.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [
+                    .service: .string("login"), .account: .string("guarded"), .label: .string("guarded"),
+                    .accessGroup: .string("org.freedesktop.secrets"), .accessible: .string("aku"),
+                    .accessControl: .data(policy.encoded),
+                    .secretServiceAttributes: .data(SecretServiceAttributes(["kind": "guarded"]).encoded),
+                ], secret: SecureBytes(Data("behind the passcode".utf8))))
+        guard case .done = added else {
+            Issue.record("the access-controlled item could not be added")
+            return
+        }
+        try "7391\n".write(toFile: folder + "/answers", atomically: true, encoding: .utf8)
+        let run = try service.python(
+            """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+            [item] = collection.search_items({"kind": "guarded"})
+            print(collection.is_locked(), item.is_locked())
+            try:
+                item.get_secret()
+            except secretstorage.exceptions.LockedException:
+                print("refused")
+            print(item.unlock(), item.is_locked(), item.get_secret())
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput == "False True\nrefused\nFalse False b'behind the passcode'\n")
+        let commands = try String(contentsOfFile: folder + "/commands.log", encoding: .utf8)
+        #expect(commands.components(separatedBy: "GETPIN\n").count - 1 == 1, "one passcode asked: \(commands)")
     }
 
     @Test func aCallerOfAnotherUserIsRefused() throws {

@@ -13,7 +13,18 @@ import FoundationEssentials
 /// - A collection other than `login` is a marker generic password: `svce` `org.freedesktop.Secret.Collection`,
 ///   `acct` its name, `labl` its label; `AfterFirstUnlock`, so that collections are listed while the keychain is
 ///   locked. `login`, the `default` alias, always exists.
+///
+/// An item with an access control (`accc`, made through Apple's API in a group Secret Service clients hold) is
+/// locked until the caller's program proved the passcode through an unlock prompt, which the daemon records for
+/// that client (`CallerAuthentication`) for the reuse window.
 struct SecretServiceKeychain {
+    /// What one client proved: the daemon's record (`AuthenticationLedger`) and the session it is kept under, for as
+    /// long as the client is on the bus.
+    struct CallerAuthentication: Sendable {
+        let ledger = AuthenticationLedger()
+        let session = AuthenticationSessionID.random()
+    }
+
     /// The service of collection markers.
     static let collectionMarker = "org.freedesktop.Secret.Collection"
 
@@ -35,12 +46,29 @@ struct SecretServiceKeychain {
         var created: UInt64
         var modified: UInt64
         var secret: SecureBytes?
+        /// The item has an access control: reading it takes an authentication.
+        var hasAccessControl = false
 
         var object: SecretServiceObject { .item(collection: collection, id: id) }
     }
 
     /// The caller's keychain service.
     let service: EmbeddedKeychainService
+    /// What the caller proved.
+    let authentication: CallerAuthentication
+
+    /// The proof every item call carries: whatever the daemon recorded for the caller's session (a claim the ledger
+    /// vets, so it counts only once the passcode was verified for that session).
+    private var proof: AuthenticationProof { AuthenticationProof(passcode: true, session: authentication.session) }
+
+    /// True while the caller's passcode proof is fresh.
+    var isAuthenticated: Bool {
+        service.ledger.vetted(proof, keychainIdentity: service.keychain.identity)?.passcode ?? false
+    }
+
+    /// True when `item` cannot be read now: the keychain is locked, or the item has an access control and the
+    /// caller has not proved the passcode lately.
+    func isLocked(_ item: StoredItem) -> Bool { isLocked || (item.hasAccessControl && !isAuthenticated) }
 
     /// True when the caller's items go to the group every Secret Service client shares (`SecretServiceSharing`).
     var isShared: Bool { service.entitlements.defaultGroup == SecretServiceSharing.sharedGroup }
@@ -117,7 +145,8 @@ struct SecretServiceKeychain {
     /// Deletes the collection `name` and its items; the ids of the items deleted.
     func deleteCollection(_ name: String) throws(SecretServiceError) -> [String] {
         let ids = try items(in: name, matching: [:]).map(\.id)
-        let itemsQuery = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(name)])
+        let itemsQuery = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string(name)], authentication: proof)
         for id in ids {
             var query = itemsQuery
             query.attributes[.account] = .string(id)
@@ -154,7 +183,7 @@ struct SecretServiceKeychain {
     {
         let query = ItemQuery(
             itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
-            limit: .one, returnsSecret: withSecret)
+            limit: .one, returnsSecret: withSecret, authentication: proof)
         return try unwrap(call { () throws(KeychainError) in try service.find(query) }).first.flatMap(Self.storedItem)
     }
 
@@ -201,7 +230,8 @@ struct SecretServiceKeychain {
         }
         if let contentType { changes.attributes[.generic] = .string(contentType) }
         let query = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)])
+            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
+            authentication: proof)
         let changed = try unwrap(call { () throws(KeychainError) in try service.update(query, with: changes) })
         guard changed > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }
     }
@@ -209,7 +239,8 @@ struct SecretServiceKeychain {
     /// Deletes the item `id` of `collection`.
     func deleteItem(_ id: String, in collection: String) throws(SecretServiceError) {
         let query = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)])
+            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
+            authentication: proof)
         let deleted = try unwrap(call { () throws(KeychainError) in try service.delete(query) })
         guard deleted > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }
     }
@@ -232,7 +263,7 @@ struct SecretServiceKeychain {
             collection: collection, id: id, label: item.attributes[.label]?.stringValue ?? "",
             attributes: attributes.pairs, contentType: contentType,
             created: seconds(item.attributes[.creationDate]), modified: seconds(item.attributes[.modificationDate]),
-            secret: item.secret)
+            secret: item.secret, hasAccessControl: item.attributes[.accessControl] != nil)
     }
 
     /// A date attribute in seconds since 1970, as the specification's Created and Modified.

@@ -17,7 +17,9 @@ extension SecretServiceProvider {
         }
         do {
             let found = try keychain.items(in: collection, matching: request.attributes ?? [:])
-            return SecretServiceReply(paths: found.map(\.object.path))
+            let locked = found.filter(keychain.isLocked).map(\.object.path)
+            return SecretServiceReply(
+                paths: found.filter { !keychain.isLocked($0) }.map(\.object.path), secondPaths: locked)
         } catch  where error.kind == .isLocked {
             return SecretServiceReply()
         }
@@ -146,7 +148,7 @@ extension SecretServiceProvider {
             guard let item = try keychain.item(id, in: collection) else {
                 throw SecretServiceError(.noSuchObject, "no such item")
             }
-            reply.description = (item.label, false, item.created, item.modified)
+            reply.description = (item.label, keychain.isLocked(item), item.created, item.modified)
             reply.attributes = item.attributes
         default: throw SecretServiceError(.noSuchObject, "no such object")
         }

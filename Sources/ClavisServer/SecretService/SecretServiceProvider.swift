@@ -12,8 +12,12 @@ final class SecretServiceProvider: @unchecked Sendable {
         var objects: [String]
     }
 
-    /// The caller's keychain, or why it is refused.
-    let keychain: (SecretServiceRequest) throws(SecretServiceError) -> SecretServiceKeychain
+    /// The caller's keychain, with what the caller proved, or why it is refused.
+    let keychain:
+        (SecretServiceRequest, SecretServiceKeychain.CallerAuthentication) throws(SecretServiceError) ->
+            SecretServiceKeychain
+    /// What each client on the bus proved, by unique name.
+    var authentications: [String: SecretServiceKeychain.CallerAuthentication] = [:]
     /// Open sessions by number.
     var sessions: [String: SecretServiceSession] = [:]
     /// Pending prompts by number.
@@ -21,7 +25,11 @@ final class SecretServiceProvider: @unchecked Sendable {
     private var lastNumber = 0
 
     /// A provider answering for the keychain `keychain` gives each caller.
-    init(keychain: @escaping (SecretServiceRequest) throws(SecretServiceError) -> SecretServiceKeychain) {
+    init(
+        keychain: @escaping (SecretServiceRequest, SecretServiceKeychain.CallerAuthentication) throws(
+            SecretServiceError
+        ) -> SecretServiceKeychain
+    ) {
         self.keychain = keychain
     }
 
@@ -38,12 +46,15 @@ final class SecretServiceProvider: @unchecked Sendable {
         if request.operation == .clientGone {
             sessions = sessions.filter { $0.value.owner != request.sender }
             prompts = prompts.filter { $0.value.owner != request.sender }
+            authentications[request.sender] = nil
             return SecretServiceReply()
         }
         guard let object = SecretServiceObject(path: request.path) else {
             throw SecretServiceError(.noSuchObject, "no such object")
         }
-        let keychain = try self.keychain(request)
+        let authentication = authentications[request.sender] ?? SecretServiceKeychain.CallerAuthentication()
+        authentications[request.sender] = authentication
+        let keychain = try self.keychain(request, authentication)
         var reply = try reply(to: request, object: object, keychain)
         // What an opted-out program changes, only it hears of: other clients would learn its items' paths.
         reply.signalsArePrivate = !keychain.isShared
@@ -125,7 +136,8 @@ final class SecretServiceProvider: @unchecked Sendable {
     // MARK: Lock and unlock
 
     /// Unlocks at once what is unlocked or has no passcode; otherwise a prompt the caller runs with `Prompt()`, which
-    /// asks the user through the daemon's own passcode prompt.
+    /// asks the user through the daemon's own passcode prompt: to unlock the keychain, and to open the items among
+    /// `objects` that have an access control.
     private func unlock(_ objects: [String], for sender: String, _ keychain: SecretServiceKeychain)
         throws(SecretServiceError) -> SecretServiceReply
     {
@@ -136,14 +148,28 @@ final class SecretServiceProvider: @unchecked Sendable {
                 throw SecretServiceError(error)
             }
         }
-        guard keychain.isLocked else { return SecretServiceReply(paths: objects) }
+        guard keychain.isLocked || !lockedItems(among: objects, keychain).isEmpty else {
+            return SecretServiceReply(paths: objects)
+        }
         let number = nextNumber()
         prompts[number] = PendingUnlock(owner: sender, objects: objects)
         return SecretServiceReply(secondPaths: [SecretServiceObject.prompt(number).path])
     }
 
-    /// Runs a pending unlock: the daemon's pinentry asks for the passcode. Any failure (no pinentry, cancelled, wrong
-    /// passcodes) completes the prompt as dismissed.
+    /// The items among `objects` that stay locked while the keychain is open: those with an access control, until
+    /// the caller proves the passcode.
+    private func lockedItems(among objects: [String], _ keychain: SecretServiceKeychain) -> [String] {
+        objects.filter { path in
+            guard case .item(let collection, let id) = SecretServiceObject(path: path),
+                let item = try? keychain.item(id, in: collection)
+            else { return false }
+            return keychain.isLocked(item)
+        }
+    }
+
+    /// Runs a pending unlock: the daemon's pinentry asks for the passcode, to unlock the keychain, then (when items
+    /// with an access control are among the objects) to prove it for the caller's session. Any failure (no pinentry,
+    /// cancelled, wrong passcodes) completes the prompt as dismissed.
     private func prompt(
         _ request: SecretServiceRequest, _ object: SecretServiceObject, _ keychain: SecretServiceKeychain
     ) -> SecretServiceReply {
@@ -151,15 +177,22 @@ final class SecretServiceProvider: @unchecked Sendable {
             return SecretServiceReply(dismissed: true)
         }
         prompts[number] = nil
-        if keychain.isLocked {
-            let passcodePrompt = PasscodePrompt(
-                purpose: .unlock, description: "A program asks through the Secret Service to unlock your keychain.")
-            do {
-                _ = try keychain.service.promptForPasscode(passcodePrompt)
-            } catch {
-                DaemonLog.report("a Secret Service unlock prompt ended without unlocking: \(error.code.message)")
-                return SecretServiceReply(dismissed: true)
+        do {
+            if keychain.isLocked {
+                _ = try keychain.service.promptForPasscode(
+                    PasscodePrompt(
+                        purpose: .unlock,
+                        description: "A program asks through the Secret Service to unlock your keychain."))
             }
+            if !lockedItems(among: pending.objects, keychain).isEmpty {
+                _ = try keychain.service.promptForPasscode(
+                    PasscodePrompt(
+                        purpose: .verify(keychain.authentication.session),
+                        description: "A program asks through the Secret Service to read a protected item."))
+            }
+        } catch {
+            DaemonLog.report("a Secret Service unlock prompt ended without unlocking: \(error.code.message)")
+            return SecretServiceReply(dismissed: true)
         }
         return SecretServiceReply(paths: pending.objects)
     }
