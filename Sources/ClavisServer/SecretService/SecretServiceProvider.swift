@@ -12,10 +12,12 @@ final class SecretServiceProvider: @unchecked Sendable {
         var objects: [String]
     }
 
-    /// The caller's keychain, with what the caller proved, or why it is refused.
-    let keychain:
-        (SecretServiceRequest, SecretServiceKeychain.CallerAuthentication) throws(SecretServiceError) ->
-            SecretServiceKeychain
+    /// How a caller's keychain is reached: from its request and what it proved, or why it is refused.
+    typealias KeychainSource = (SecretServiceRequest, SecretServiceKeychain.CallerAuthentication)
+        throws(SecretServiceError) -> SecretServiceKeychain
+
+    /// The caller's keychain.
+    let keychain: KeychainSource
     /// What each client on the bus proved, by unique name.
     var authentications: [String: SecretServiceKeychain.CallerAuthentication] = [:]
     /// Open sessions by number.
@@ -25,11 +27,7 @@ final class SecretServiceProvider: @unchecked Sendable {
     private var lastNumber = 0
 
     /// A provider answering for the keychain `keychain` gives each caller.
-    init(
-        keychain: @escaping (SecretServiceRequest, SecretServiceKeychain.CallerAuthentication) throws(
-            SecretServiceError
-        ) -> SecretServiceKeychain
-    ) {
+    init(keychain: @escaping KeychainSource) {
         self.keychain = keychain
     }
 
