@@ -64,6 +64,93 @@ struct clavis_secret_service {
     clavis_ss_reply *described;
 };
 
+#define SERVICE_INTERFACE SECRET_INTERFACE ".Service"
+#define COLLECTION_INTERFACE SECRET_INTERFACE ".Collection"
+#define ITEM_INTERFACE SECRET_INTERFACE ".Item"
+#define SESSION_INTERFACE SECRET_INTERFACE ".Session"
+#define PROMPT_INTERFACE SECRET_INTERFACE ".Prompt"
+
+// ---- Reading arguments (arguments.c) ----
+
+/// The arrays a request borrows for its attributes and objects, freed after the call.
+typedef struct {
+    const char **names;
+    const char **values;
+    char **objects;
+} request_storage;
+
+void storage_free(request_storage *storage);
+
+/// Reads an `a{ss}` into the request's attributes (the strings stay in the message).
+int read_attributes(sd_bus_message *message, clavis_ss_request *request, request_storage *storage);
+
+/// Reads an `ao` into the request's objects.
+int read_objects(sd_bus_message *message, clavis_ss_request *request, request_storage *storage);
+
+/// Reads a secret, `(oayays)`.
+int read_secret(sd_bus_message *message, clavis_ss_secret *secret);
+
+/// Reads the `a{sv}` properties of CreateCollection or CreateItem (`<interface>.Label`, `<interface>.Attributes`).
+int read_properties(sd_bus_message *message, const char *interface, clavis_ss_request *request,
+                    request_storage *storage);
+
+// ---- Calling the handler (calls.c) ----
+
+/// How a method's reply is shaped.
+typedef enum {
+    SHAPE_NONE,
+    SHAPE_OPEN_SESSION,       // vo
+    SHAPE_TWO_PATH_LISTS,     // aoao
+    SHAPE_ONE_PATH_LIST,      // ao, both lists
+    SHAPE_PATHS_AND_PROMPT,   // ao o
+    SHAPE_PATH_AND_PROMPT,    // o o
+    SHAPE_PROMPT,             // o (list 1)
+    SHAPE_PATH,               // o (list 0)
+    SHAPE_SECRETS,            // a{o(oayays)}
+    SHAPE_SECRET,             // (oayays)
+} reply_shape;
+
+
+/// A request for `operation` with nothing read yet.
+clavis_ss_request request_for(clavis_ss_operation operation);
+
+/// InvalidArgs for arguments that could not be read (`result` the negative errno).
+int invalid(sd_bus_error *error, int result);
+
+/// Hands `request` (for the object `path`, from the sender of `message`) to the program's handler; 0 with
+/// `*answered` the reply, or a negative errno with `error` set.
+int call_handler(clavis_secret_service *service, sd_bus_message *message, const char *path,
+                 clavis_ss_request *request, clavis_ss_reply **answered, sd_bus_error *error);
+
+/// Appends an `ao` of `list`.
+int append_paths(sd_bus_message *message, const string_list *list);
+
+/// Runs `request` for `message` and replies in `shape`, then emits the signals the handler asked for.
+int answer(sd_bus_message *message, clavis_secret_service *service, clavis_ss_request *request, reply_shape shape,
+           sd_bus_error *error);
+
+/// The description of the object at `path` for the message being answered (asked of the handler once per message
+/// and object); NULL with `error` set on failure.
+const clavis_ss_reply *describe(clavis_secret_service *service, const char *path, sd_bus_error *error);
+
+// ---- Properties (properties.c) ----
+
+int get_children(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *value,
+                 void *userdata, sd_bus_error *error);
+int get_label(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *value,
+              void *userdata, sd_bus_error *error);
+int get_locked(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *value,
+               void *userdata, sd_bus_error *error);
+int get_date(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *value,
+             void *userdata, sd_bus_error *error);
+int get_attributes(sd_bus *bus, const char *path, const char *interface, const char *property,
+                   sd_bus_message *value, void *userdata, sd_bus_error *error);
+/// Writing Label or Attributes.
+int set_property(sd_bus *bus, const char *path, const char *interface, const char *property, sd_bus_message *value,
+                 void *userdata, sd_bus_error *error);
+
+// ---- The rest ----
+
 /// An empty reply; NULL when memory runs out.
 clavis_ss_reply *reply_new(void);
 
