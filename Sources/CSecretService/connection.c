@@ -2,8 +2,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 /// A client leaving the bus (`NameOwnerChanged` of a unique name to no owner) ends its sessions and prompts.
@@ -35,7 +38,10 @@ clavis_secret_service *clavis_secret_service_open(int *error, int *owns_name) {
         *error = -ENOMEM;
         return NULL;
     }
-    int result = sd_bus_open_user(&service->bus);
+    atomic_init(&service->references, 1);
+    pthread_mutex_init(&service->lock, NULL);
+    service->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    int result = service->wake >= 0 ? sd_bus_open_user(&service->bus) : -errno;
     if (result >= 0) result = register_objects(service);
     if (result >= 0) {
         result = sd_bus_match_signal(service->bus, &service->slots[7], "org.freedesktop.DBus", "/org/freedesktop/DBus",
@@ -51,6 +57,17 @@ clavis_secret_service *clavis_secret_service_open(int *error, int *owns_name) {
     return service;
 }
 
+/// Milliseconds until the bus's next deadline (`sd_bus_get_timeout`, on CLOCK_MONOTONIC), or -1 for none.
+static int milliseconds_until(uint64_t deadline) {
+    if (deadline == UINT64_MAX) return -1;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t microseconds = (uint64_t)now.tv_sec * 1000000 + (uint64_t)now.tv_nsec / 1000;
+    if (deadline <= microseconds) return 0;
+    uint64_t milliseconds = (deadline - microseconds + 999) / 1000;
+    return milliseconds > INT32_MAX ? INT32_MAX : (int)milliseconds;
+}
+
 int clavis_secret_service_run(clavis_secret_service *service, clavis_ss_handler handler, void *context) {
     service->handler = handler;
     service->context = context;
@@ -58,21 +75,42 @@ int clavis_secret_service_run(clavis_secret_service *service, clavis_ss_handler 
         int result = sd_bus_process(service->bus, NULL);
         if (result < 0) return result;
         if (result > 0) continue;
-        result = sd_bus_wait(service->bus, UINT64_MAX);
-        if (result < 0 && result != -EINTR) return result;
+        emit_completions(service);
+        int events = sd_bus_get_events(service->bus);
+        if (events < 0) return events;
+        uint64_t deadline = UINT64_MAX;
+        result = sd_bus_get_timeout(service->bus, &deadline);
+        if (result < 0) return result;
+        // The bus, and the eventfd other threads write when a deferred prompt completes.
+        struct pollfd watched[2] = {
+            {.fd = sd_bus_get_fd(service->bus), .events = (short)events},
+            {.fd = service->wake, .events = POLLIN},
+        };
+        if (poll(watched, 2, milliseconds_until(deadline)) < 0 && errno != EINTR) return -errno;
+        if (watched[1].revents & POLLIN) {
+            uint64_t count = 0;
+            ssize_t drained = read(service->wake, &count, sizeof count);
+            (void)drained; // EAGAIN: another wake-up already drained it
+        }
     }
 }
 
 void clavis_secret_service_close(clavis_secret_service *service) {
     if (service == NULL) return;
+    pthread_mutex_lock(&service->lock);
+    service->closed = 1;
+    pthread_mutex_unlock(&service->lock);
     for (size_t index = 0; index < sizeof service->slots / sizeof service->slots[0]; index++) {
-        sd_bus_slot_unref(service->slots[index]);
+        service->slots[index] = sd_bus_slot_unref(service->slots[index]);
     }
     sd_bus_message_unref(service->described_for);
+    service->described_for = NULL;
     free(service->described_path);
+    service->described_path = NULL;
     reply_free(service->described);
-    sd_bus_flush_close_unref(service->bus);
-    free(service);
+    service->described = NULL;
+    service->bus = sd_bus_flush_close_unref(service->bus);
+    release(service);
 }
 
 void read_caller(sd_bus *bus, const char *sender, clavis_ss_request *request) {

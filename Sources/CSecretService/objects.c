@@ -134,9 +134,7 @@ static int on_close_session(sd_bus_message *message, void *userdata, sd_bus_erro
     return answer(message, userdata, &request, SHAPE_NONE, error);
 }
 
-/// Emits the prompt's `Completed` with the objects it concerned.
-static void emit_completed(clavis_secret_service *service, const char *path, int dismissed,
-                           const string_list *objects) {
+void emit_completed(clavis_secret_service *service, const char *path, int dismissed, const string_list *objects) {
     sd_bus_message *signal = NULL;
     int result = sd_bus_message_new_signal(service->bus, &signal, path, PROMPT_INTERFACE, "Completed");
     if (result >= 0) result = sd_bus_message_append(signal, "b", dismissed);
@@ -165,7 +163,8 @@ static int on_prompt(sd_bus_message *message, void *userdata, sd_bus_error *erro
         string_list none = {0};
         emit_completed(service, path, 1, &none);
     } else {
-        emit_completed(service, path, reply->dismissed, &reply->paths[0]);
+        // A deferred prompt completes when the thread asking the user hands its outcome over.
+        if (!reply->deferred) emit_completed(service, path, reply->dismissed, &reply->paths[0]);
         emit_signals(service->bus, reply, sd_bus_message_get_sender(message));
         reply_free(reply);
     }

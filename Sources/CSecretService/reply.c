@@ -112,6 +112,8 @@ void clavis_ss_reply_emit(clavis_ss_reply *reply, const char *path, const char *
     push(reply, &reply->signal_objects, object);
 }
 
+void clavis_ss_reply_defer(clavis_ss_reply *reply) { reply->deferred = 1; }
+
 void clavis_ss_reply_set_signals_private(clavis_ss_reply *reply, int is_private) {
     reply->signals_private = is_private;
 }

@@ -3,6 +3,8 @@
 
 #include "CSecretService.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <systemd/sd-bus.h>
 
 #define SECRETS_NAME "org.freedesktop.secrets"
@@ -50,7 +52,17 @@ struct clavis_ss_reply {
     string_list signal_members;
     string_list signal_objects;
     int signals_private;
+    int deferred;
 };
+
+/// A deferred prompt's outcome, waiting for the serving thread to emit it.
+typedef struct completion {
+    struct completion *next;
+    char *path;
+    int dismissed;
+    char **objects;
+    size_t count;
+} completion;
 
 struct clavis_secret_service {
     sd_bus *bus;
@@ -62,6 +74,13 @@ struct clavis_secret_service {
     sd_bus_message *described_for;
     char *described_path;
     clavis_ss_reply *described;
+    /// Deferred prompts' outcomes, handed over by other threads under `lock`; `wake` (an eventfd) tells the serving
+    /// thread. References: the opener's, and one per deferred prompt.
+    pthread_mutex_t lock;
+    completion *completions;
+    int wake;
+    int closed;
+    atomic_int references;
 };
 
 #define SERVICE_INTERFACE SECRET_INTERFACE ".Service"
@@ -165,6 +184,15 @@ void read_caller(sd_bus *bus, const char *sender, clavis_ss_request *request);
 
 /// Turns a failed reply into the D-Bus error the specification names.
 int reply_error(const clavis_ss_reply *reply, sd_bus_error *error);
+
+/// Emits the prompt `path`'s `Completed` with the objects it concerned.
+void emit_completed(clavis_secret_service *service, const char *path, int dismissed, const string_list *objects);
+
+/// Emits the outcomes other threads handed over (serving thread only).
+void emit_completions(clavis_secret_service *service);
+
+/// Drops a reference; the last one frees the service.
+void release(clavis_secret_service *service);
 
 /// Emits the signals the handler asked for: to every listener, or to `sender` alone when the reply says so.
 void emit_signals(sd_bus *bus, const clavis_ss_reply *reply, const char *sender);

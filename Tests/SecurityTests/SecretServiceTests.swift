@@ -234,6 +234,71 @@ import Testing
         #expect(commands.components(separatedBy: "GETPIN\n").count - 1 == 3, "three passcodes asked: \(commands)")
     }
 
+    @Test func theBusServesOtherCallsWhileAPromptWaitsForTheUser() throws {
+        let folder = try folder("secret-service-waiting")
+        for fifo in ["asked", "answer"] { #expect(mkfifo(folder + "/" + fifo, 0o600) == 0) }
+        // A pinentry that says when it is asked (on the FIFO `asked`) and waits for the answer (on `answer`).
+        let pinentry = folder + "/pinentry"
+        try """
+        #!/bin/sh
+        echo "OK Pleased to meet you"
+        while IFS= read -r line; do
+            case "$line" in
+            GETPIN) echo asked > '\(folder)/asked'; answer=$(head -n 1 '\(folder)/answer'); echo "D $answer"; echo OK ;;
+            BYE) echo "OK closing connection"; exit 0 ;;
+            *) echo OK ;;
+            esac
+        done
+
+        """.write(toFile: pinentry, atomically: true, encoding: .utf8)
+        chmod(pinentry, 0o755)
+        let service = try start(options: ["--pinentry", pinentry])
+        #expect(try service.secretTool("store", "--label=w", "service", "waiting", input: "worth the wait").status == 0)
+        for step in [["set-keychain-password", "-p", "7391"], ["lock-keychain"]] {
+            #expect(try service.daemon.client(step).status == 0)
+        }
+        let asked = open(folder + "/asked", O_RDONLY | O_NONBLOCK)
+        defer { close(asked) }
+        let unlocking = Process()
+        unlocking.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        unlocking.arguments = [
+            "-c",
+            """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+            print(collection.unlock(), [i.get_secret() for i in collection.search_items({"service": "waiting"})])
+            """,
+        ]
+        unlocking.environment = ProcessInfo.processInfo.environment.merging(service.bus.environment) { _, new in new }
+        let unlocked = Pipe()
+        unlocking.standardOutput = unlocked
+        try unlocking.run()
+        defer { if unlocking.isRunning { unlocking.terminate() } }
+
+        // The user is being asked: meanwhile another client is answered.
+        var ready = pollfd(fd: asked, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 60_000) == 1, "pinentry was never asked")
+        // (A bound on the wait, so that a bus stuck in the prompt fails the test rather than hanging it.)
+        let meanwhile = try service.python(
+            """
+            from jeepney import DBusAddress, Properties
+            from jeepney.io.blocking import open_dbus_connection
+            login = DBusAddress("/org/freedesktop/secrets/aliases/default", bus_name="org.freedesktop.secrets",
+                                interface="org.freedesktop.Secret.Collection")
+            print(open_dbus_connection(bus="SESSION").send_and_get_reply(Properties(login).get("Locked"), timeout=20).body[0][1])
+            """)
+        #expect(meanwhile.standardOutput == "True\n", "\(meanwhile.standardError)")
+
+        // The user answers: the prompt completes.
+        let answer = try #require(FileHandle(forWritingAtPath: folder + "/answer"))
+        answer.write(Data("7391\n".utf8))
+        try answer.close()
+        unlocking.waitUntilExit()
+        let said = String(decoding: unlocked.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "False [b'worth the wait']\n")
+    }
+
     @Test(.preparedKeychain) func anItemWithAnAccessControlIsLockedUntilTheDaemonsPinentryVerifiesThePasscode() throws {
         let folder = try folder("secret-service-guarded")
         let pinentry = try DaemonPinentryTests.writeScriptedPinentry(in: folder)

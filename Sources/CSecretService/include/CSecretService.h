@@ -147,6 +147,10 @@ void clavis_ss_reply_set_dismissed(clavis_ss_reply *reply, int dismissed);
 /// `object`.
 void clavis_ss_reply_emit(clavis_ss_reply *reply, const char *path, const char *member, const char *object);
 
+/// Answers the prompt later (CLAVIS_SS_PROMPT): the handler has handed the asking to another thread, which ends it
+/// with `clavis_secret_service_complete`, so that the bus serves other calls while the user answers.
+void clavis_ss_reply_defer(clavis_ss_reply *reply);
+
 /// Sends the reply's signals to the caller alone rather than to every listener: the change concerns items that only
 /// the caller's program may know of.
 void clavis_ss_reply_set_signals_private(clavis_ss_reply *reply, int is_private);
@@ -160,7 +164,15 @@ clavis_secret_service *clavis_secret_service_open(int *error, int *owns_name);
 /// Serves calls, handing each to `handler`, until the bus connection fails; returns that negative errno.
 int clavis_secret_service_run(clavis_secret_service *service, clavis_ss_handler handler, void *context);
 
-/// Closes the connection.
+/// Keeps `service` for a thread that will complete a deferred prompt; `clavis_secret_service_complete` releases it.
+void clavis_secret_service_retain(clavis_secret_service *service);
+
+/// From any thread: completes the deferred prompt at `path` (its `Completed` signal, `dismissed` and the `objects`
+/// it concerned, sent by the serving thread), then releases the reference `clavis_secret_service_retain` took.
+void clavis_secret_service_complete(clavis_secret_service *service, const char *path, int dismissed,
+                                    const char *const *objects, size_t count);
+
+/// Closes the connection; the memory goes once no deferred prompt holds it.
 void clavis_secret_service_close(clavis_secret_service *service);
 
 #endif

@@ -1,6 +1,12 @@
 import CSecretService
 import ClavisCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The Secret Service on the session bus: the D-Bus layer (`CSecretService`, sd-bus) on a thread of its own, each
 /// call it receives turned into a `SecretServiceRequest` for the provider, and the provider's `SecretServiceReply`
 /// written back. The one file where the C types meet Swift.
@@ -35,7 +41,7 @@ enum SecretServiceBus {
                 { context, request, reply in
                     let connection = Unmanaged<Connection>.fromOpaque(context!).takeUnretainedValue()
                     guard let request, let reply else { return }
-                    SecretServiceBus.answer(request.pointee, into: reply, with: connection.provider)
+                    SecretServiceBus.answer(request.pointee, into: reply, on: connection)
                 }, context)
             DaemonLog.report("stopped serving the Secret Service: \(SystemError(-result))")
             clavis_secret_service_close(connection.pointer)
@@ -59,16 +65,39 @@ enum SecretServiceBus {
         }
     }
 
-    /// Answers one request into the layer's reply.
-    private static func answer(
-        _ raw: clavis_ss_request, into reply: OpaquePointer, with provider: SecretServiceProvider
-    ) {
-        switch provider.answer(request(raw)) {
+    /// Answers one request into the layer's reply; a prompt's asking goes to a thread of its own, which completes
+    /// the prompt through the layer when the user has answered.
+    private static func answer(_ raw: clavis_ss_request, into reply: OpaquePointer, on connection: Connection) {
+        switch connection.provider.answer(request(raw)) {
         case .failure(let error):
             clavis_ss_reply_fail(reply, errorCode(error.kind), error.message)
         case .success(let answer):
             write(answer, into: reply)
+            guard let ask = answer.deferredPrompt else { return }
+            clavis_ss_reply_defer(reply)
+            let path = String(cString: raw.path)
+            clavis_secret_service_retain(connection.pointer)
+            let complete: @Sendable () -> Void = {
+                let outcome = ask()
+                withCStrings(outcome.paths) { objects in
+                    clavis_secret_service_complete(
+                        connection.pointer, path, outcome.dismissed ? 1 : 0, objects.baseAddress, objects.count)
+                }
+            }
+            if !DetachedThread.start(complete) { complete() }
         }
+    }
+
+    /// Calls `body` with `strings` as C strings, valid for the call.
+    private static func withCStrings<Result>(
+        _ strings: [String], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> Result
+    ) -> Result {
+        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+        defer {
+            for copy in copies { free(copy) }
+        }
+        let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } }
+        return pointers.withUnsafeBufferPointer(body)
     }
 
     private static func write(_ answer: SecretServiceReply, into reply: OpaquePointer) {

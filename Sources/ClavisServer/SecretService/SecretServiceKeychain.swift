@@ -17,7 +17,7 @@ import FoundationEssentials
 /// An item with an access control (`accc`, made through Apple's API in a group Secret Service clients hold) is
 /// locked until the caller's program proved the passcode through an unlock prompt, which the daemon records for
 /// that client (`CallerAuthentication`) for the reuse window.
-struct SecretServiceKeychain {
+struct SecretServiceKeychain: Sendable {
     /// What one client proved: the daemon's record (`AuthenticationLedger`) and the session it is kept under, for as
     /// long as the client is on the bus.
     struct CallerAuthentication: Sendable {
@@ -64,6 +64,17 @@ struct SecretServiceKeychain {
     /// True while the caller's passcode proof is fresh.
     var isAuthenticated: Bool {
         service.ledger.vetted(proof, keychainIdentity: service.keychain.identity)?.passcode ?? false
+    }
+
+    /// The items among `objects` (paths) that stay locked while the keychain is open: those with an access control,
+    /// until the caller proves the passcode.
+    func lockedItems(among objects: [String]) -> [String] {
+        objects.filter { path in
+            guard case .item(let collection, let id) = SecretServiceObject(path: path),
+                let item = try? item(id, in: collection)
+            else { return false }
+            return isLocked(item)
+        }
     }
 
     /// True when `item` cannot be read now: the keychain is locked, or the item has an access control and the

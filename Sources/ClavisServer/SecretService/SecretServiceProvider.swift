@@ -146,7 +146,7 @@ final class SecretServiceProvider: @unchecked Sendable {
                 throw SecretServiceError(error)
             }
         }
-        guard keychain.isLocked || !lockedItems(among: objects, keychain).isEmpty else {
+        guard keychain.isLocked || !keychain.lockedItems(among: objects).isEmpty else {
             return SecretServiceReply(paths: objects)
         }
         let number = nextNumber()
@@ -154,20 +154,9 @@ final class SecretServiceProvider: @unchecked Sendable {
         return SecretServiceReply(secondPaths: [SecretServiceObject.prompt(number).path])
     }
 
-    /// The items among `objects` that stay locked while the keychain is open: those with an access control, until
-    /// the caller proves the passcode.
-    private func lockedItems(among objects: [String], _ keychain: SecretServiceKeychain) -> [String] {
-        objects.filter { path in
-            guard case .item(let collection, let id) = SecretServiceObject(path: path),
-                let item = try? keychain.item(id, in: collection)
-            else { return false }
-            return keychain.isLocked(item)
-        }
-    }
-
-    /// Runs a pending unlock: the daemon's pinentry asks for the passcode, to unlock the keychain, then (when items
-    /// with an access control are among the objects) to prove it for the caller's session. Any failure (no pinentry,
-    /// cancelled, wrong passcodes) completes the prompt as dismissed.
+    /// Runs a pending unlock, off the bus's thread: the daemon's pinentry asks for the passcode, to unlock the
+    /// keychain, then (when items with an access control are among the objects) to prove it for the caller's session.
+    /// Any failure (no pinentry, cancelled, wrong passcodes) completes the prompt as dismissed.
     private func prompt(
         _ request: SecretServiceRequest, _ object: SecretServiceObject, _ keychain: SecretServiceKeychain
     ) -> SecretServiceReply {
@@ -175,23 +164,28 @@ final class SecretServiceProvider: @unchecked Sendable {
             return SecretServiceReply(dismissed: true)
         }
         prompts[number] = nil
-        do {
-            if keychain.isLocked {
-                _ = try keychain.service.promptForPasscode(
-                    PasscodePrompt(
-                        purpose: .unlock,
-                        description: "A program asks through the Secret Service to unlock your keychain."))
+        let objects = pending.objects
+        var reply = SecretServiceReply()
+        reply.deferredPrompt = {
+            do throws(KeychainError) {
+                if keychain.isLocked {
+                    _ = try keychain.service.promptForPasscode(
+                        PasscodePrompt(
+                            purpose: .unlock,
+                            description: "A program asks through the Secret Service to unlock your keychain."))
+                }
+                if !keychain.lockedItems(among: objects).isEmpty {
+                    _ = try keychain.service.promptForPasscode(
+                        PasscodePrompt(
+                            purpose: .verify(keychain.authentication.session),
+                            description: "A program asks through the Secret Service to read a protected item."))
+                }
+            } catch {
+                DaemonLog.report("a Secret Service unlock prompt ended without unlocking: \(error.code.message)")
+                return SecretServiceReply(dismissed: true)
             }
-            if !lockedItems(among: pending.objects, keychain).isEmpty {
-                _ = try keychain.service.promptForPasscode(
-                    PasscodePrompt(
-                        purpose: .verify(keychain.authentication.session),
-                        description: "A program asks through the Secret Service to read a protected item."))
-            }
-        } catch {
-            DaemonLog.report("a Secret Service unlock prompt ended without unlocking: \(error.code.message)")
-            return SecretServiceReply(dismissed: true)
+            return SecretServiceReply(paths: objects)
         }
-        return SecretServiceReply(paths: pending.objects)
+        return reply
     }
 }

@@ -12,6 +12,9 @@ struct SecretServiceReply {
     var attributes: [String: String] = [:]
     /// Whether a prompt was dismissed.
     var dismissed = false
+    /// A prompt's asking, run on a thread of its own so that the bus serves other calls meanwhile: its reply (whether
+    /// dismissed, the objects) completes the prompt.
+    var deferredPrompt: (@Sendable () -> SecretServiceReply)?
     /// Signals to emit once the call is answered: the object emitting, the member, the object named.
     var signals: [(path: String, member: String, object: String)] = []
     /// Whether the signals go to the caller alone: it keeps its items out of the other clients' sight.
