@@ -111,7 +111,9 @@ let package = Package(
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(
             name: "ClavisTPMTests",
-            dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "Security"]),
+            dependencies: [
+                "ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisSQLite", "Security",
+            ]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

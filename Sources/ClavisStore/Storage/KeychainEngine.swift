@@ -218,15 +218,16 @@ final class KeychainEngine {
             try connection.transaction {
                 let keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
-                    try connection.execute(
-                        "DELETE FROM items WHERE protection = ?",
-                        [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
+                    try deleteItemRows(
+                        where: "protection = ?", [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
                 }
                 // Re-wrap a copy: the engine's keybag changes only once the transaction has committed.
                 var rewrapped = keybag
-                try rewrapped.rewrap(
-                    keys, newPasscode: newPasscode, kdf: derivedNew?.kdf ?? kdf ?? freshKDF(),
-                    derivedKey: derivedNew?.key, in: connection)
+                try changingKeybag {
+                    try rewrapped.rewrap(
+                        keys, newPasscode: newPasscode, kdf: derivedNew?.kdf ?? kdf ?? freshKDF(),
+                        derivedKey: derivedNew?.key, in: connection)
+                }
                 return (keys, rewrapped)
             }
         }

@@ -1,0 +1,116 @@
+import ClavisCore
+import ClavisCrypto
+import ClavisSQLite
+import ClavisStore
+import Testing
+
+/// A TPM-bound keychain keeps a keyed digest of its rows beside its write count: an older copy of one row put back
+/// into the current `keychain.db` (an item's, or the keybag's from before a passcode change) is refused on open.
+@Suite(.serialized)
+struct RowRollbackTests {
+    private let account = ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("alice")])
+
+    private func item(_ account: String, _ secret: String) -> NewItem {
+        NewItem(
+            itemClass: .genericPassword, attributes: [.account: .string(account)],
+            secret: SecureBytes(Array(secret.utf8)))
+    }
+
+    @Test func olderCopyOfOneItemRowPutBackIsRefused() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        do {
+            let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+            _ = try keychain.add(item("alice", "old password"))
+            _ = try keychain.add(item("bob", "bob's"))
+        }
+        let older = try rows(of: "items", in: folder.home)
+        do {
+            let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+            #expect(try keychain.update(account, with: ItemChanges(secret: SecureBytes(Array("new".utf8)))) == 1)
+        }
+        // The current file opens; then the attacker copies the older row's columns over the current row.
+        _ = try Keychain(home: folder.home, deviceKeyOptions: options)
+        try putBack(older, into: "items", key: "id", in: folder.home)
+        let error = #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
+        #expect(error?.code == .invalidKeychain)
+        #expect(error?.osStatus == -25295)
+        #expect(error?.reason.contains("older copy of an item") == true)
+        #expect(error?.reason.contains("old password") == false)
+    }
+
+    @Test func olderKeybagPutBackAfterAPasscodeChangeIsRefused() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        let leaked = SecureBytes(Array("leaked passcode".utf8))
+        do {
+            let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+            try keychain.setPasscode(leaked, current: nil, kdf: .cheapForTesting())
+        }
+        let olderKeybag = try rows(of: "keybag", in: folder.home)
+        let olderKDF = try rows(of: "settings", in: folder.home).filter { $0[0] == .text("passcode_kdf") }
+        do {
+            let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+            try keychain.setPasscode(SecureBytes(Array("new passcode".utf8)), current: leaked, kdf: .cheapForTesting())
+        }
+        _ = try Keychain(home: folder.home, deviceKeyOptions: options)
+        try putBack(olderKeybag, into: "keybag", key: "class", in: folder.home)
+        try putBack(olderKDF, into: "settings", key: "name", in: folder.home)
+        let error = #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
+        #expect(error?.code == .invalidKeychain)
+        #expect(error?.reason.contains("keybag") == true)
+    }
+
+    @Test func removedItemRowIsRefused() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("alice", "secret")) }
+        let connection = try Connection(path: folder.home.databasePath)
+        try connection.execute("DELETE FROM items")
+        let error = #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
+        #expect(error?.code == .invalidKeychain)
+    }
+
+    @Test func everyKindOfWriteKeepsTheDigestCurrent() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        let passcode = SecureBytes(Array("passcode".utf8))
+        do {
+            let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+            _ = try keychain.add(contentsOf: [item("alice", "a"), item("bob", "b"), item("carol", "c")])
+            #expect(try keychain.update(account, with: ItemChanges(secret: SecureBytes(Array("a2".utf8)))) == 1)
+            #expect(
+                try keychain.delete(ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("bob")]))
+                    == 1)
+            try keychain.setPasscode(passcode, current: nil, kdf: .cheapForTesting())
+            var onlyWithPasscode = item("dave", "d")
+            onlyWithPasscode.attributes[.accessible] = .string(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)
+            _ = try keychain.add(onlyWithPasscode)
+            // Removing the passcode also erases the WhenPasscodeSetThisDeviceOnly item.
+            try keychain.setPasscode(nil, current: passcode)
+            #expect(try keychain.deleteAccessGroups(["unused group"]) == 0)
+        }
+        let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .all)).count == 2)
+    }
+
+    /// Every row of `table`, read directly from the keychain's database.
+    private func rows(of table: String, in home: KeychainHome) throws -> [[DatabaseValue]] {
+        try Connection(path: home.databasePath).rows("SELECT * FROM \(table)")
+    }
+
+    /// Writes `rows` back over the rows of `table` with the same `key` (the first column), as someone with access
+    /// to the file would.
+    private func putBack(_ rows: [[DatabaseValue]], into table: String, key: String, in home: KeychainHome) throws {
+        let connection = try Connection(path: home.databasePath)
+        for row in rows {
+            try connection.execute("DELETE FROM \(table) WHERE \(key) = ?", [row[0]])
+            let placeholders = Array(repeating: "?", count: row.count).joined(separator: ", ")
+            try connection.execute("INSERT INTO \(table) VALUES (\(placeholders))", row)
+        }
+    }
+}
