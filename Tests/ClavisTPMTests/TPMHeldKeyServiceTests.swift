@@ -30,6 +30,14 @@ struct TPMHeldKeyServiceTests {
         let found = try client.find(
             ItemQuery(itemClass: .key, attributes: [.label: .string("tpm key")], returnsSecret: true))
         #expect(found.first?.secret?.unprotectedBytes() == publicBytes)
+        #expect(found.first?.attributes[.tokenHolder] == .string(TokenKey.Holder.tpm.rawValue))
+        let keys = try client.findKeys(ItemQuery(itemClass: .key, attributes: [.label: .string("tpm key")]))
+        #expect(keys.first?.tokenHolder == .tpm)
+        // Only the service names the holder: a caller can neither add nor change it.
+        let forged = NewItem(
+            itemClass: .key, attributes: [.label: .string("forged"), .tokenHolder: .string("tpm")],
+            secret: SecureBytes(Array(repeating: 1, count: 32)))
+        #expect(throws: KeychainError.self) { try client.add(forged) }
         // The keychain stays open, but without its TPM the key cannot sign: it is not in this process.
         tpm = nil
         let error = #expect(throws: KeychainError.self) { try client.useKey(reference, for: .signDigest(digest)) }
