@@ -14,6 +14,7 @@ let commands: [CommandDescriptor] = [
     FindPasswordCommand.descriptor(.internet), DeletePasswordCommand.descriptor(.internet),
     DumpKeychainCommand.descriptor, UnlockKeychainCommand.descriptor, LockKeychainCommand.descriptor,
     SetKeychainPasswordCommand.descriptor, ExportCommand.descriptor, ImportCommand.descriptor, StatusCommand.descriptor,
+    CreateKeychainCommand.descriptor,
     AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor, GenerateKeyCommand.descriptor,
     SignatureCommand.descriptor(verifying: false), SignatureCommand.descriptor(verifying: true),
     FindCertificateCommand.descriptor, FindIdentityCommand.descriptor,
