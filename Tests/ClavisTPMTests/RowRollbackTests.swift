@@ -114,3 +114,42 @@ struct RowRollbackTests {
         }
     }
 }
+
+/// A keychain whose anti-rollback record was written before it held a state digest (44 bytes: index, count and
+/// their code) still opens, and gets its digest at that open.
+@Suite(.serialized)
+struct RollbackRecordUpgradeTests {
+    @Test func recordWithoutADigestIsGivenOneAtTheNextOpen() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        do {
+            _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(
+                NewItem(
+                    itemClass: .genericPassword, attributes: [.account: .string("alice")],
+                    secret: SecureBytes(Array("secret".utf8))))
+        }
+        // Rewrite the record as the version before digests wrote it, authenticated as it authenticated it.
+        let deviceKey = try TPMDeviceKey(
+            path: folder.home.sealedDeviceKeyPath, tcti: tpm.tcti, generate: { SecureBytes([]) }
+        ).deviceKey(creatingIfMissing: false)
+        let key = try HKDFSHA256.deriveKey(
+            from: deviceKey, salt: [], info: Array("clavis rollback counter".utf8), outputByteCount: 32)
+        let connection = try Connection(path: folder.home.databasePath)
+        let select = "SELECT value FROM settings WHERE name = 'rollback_counter'"
+        let current = try #require(try connection.scalar(select)?.blob)
+        #expect(current.count == 76)
+        let body = Array(current.prefix(12))
+        try connection.execute(
+            "UPDATE settings SET value = ? WHERE name = 'rollback_counter'",
+            [.blob(body + HMACSHA256.authenticationCode(for: body, key: key))])
+        #expect(try connection.scalar(select)?.blob?.count == 44)
+
+        let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).count == 1)
+        #expect(try connection.scalar(select)?.blob?.count == 76)
+        // From then on the rows are checked: one removed is refused.
+        try connection.execute("DELETE FROM items")
+        #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
+    }
+}
