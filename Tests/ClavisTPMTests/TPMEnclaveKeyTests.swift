@@ -27,6 +27,11 @@ struct TPMEnclaveKeyTests {
             let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256
             let signature = try #require(SecKeyCreateSignature(key, algorithm, message, &error))
             #expect(SecKeyVerifySignature(publicKey, algorithm, message, signature, &error))
+            // Apple's other digest lengths sign in the TPM too.
+            for other in [SecKeyAlgorithm.ecdsaSignatureMessageX962SHA384, .ecdsaSignatureMessageX962SHA512] {
+                let signed = try #require(SecKeyCreateSignature(key, other, message, &error))
+                #expect(SecKeyVerifySignature(publicKey, other, message, signed, &error))
+            }
             #expect(SecKeyCopyExternalRepresentation(key, &error) == nil)
             let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
             #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
