@@ -63,6 +63,30 @@ struct RowRollbackTests {
         #expect(error?.reason.contains("keybag") == true)
     }
 
+    @Test func olderCountOfWrongPasscodesPutBackIsRefused() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        let passcode = SecureBytes(Array("passcode".utf8))
+        do {
+            try Keychain(home: folder.home, deviceKeyOptions: options).setPasscode(
+                passcode, current: nil, kdf: .cheapForTesting())
+        }
+        let before = try rows(of: "settings", in: folder.home)
+        do {
+            let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
+            for _ in 0..<3 {
+                #expect(throws: KeychainError.self) { try keychain.unlock(passcode: SecureBytes(Array("guess".utf8))) }
+            }
+        }
+        // Putting back the settings from before the guesses would give three more before a lockout.
+        let connection = try Connection(path: folder.home.databasePath)
+        try connection.execute("DELETE FROM settings WHERE name = 'passcode_failures'")
+        #expect(!before.contains { $0[0] == .text("passcode_failures") })
+        let error = #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
+        #expect(error?.code == .invalidKeychain)
+    }
+
     @Test func removedItemRowIsRefused() throws {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()
@@ -87,6 +111,8 @@ struct RowRollbackTests {
                 try keychain.delete(ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("bob")]))
                     == 1)
             try keychain.setPasscode(passcode, current: nil, kdf: .cheapForTesting())
+            #expect(throws: KeychainError.self) { try keychain.unlock(passcode: SecureBytes(Array("wrong".utf8))) }
+            try keychain.unlock(passcode: passcode)
             var onlyWithPasscode = item("dave", "d")
             onlyWithPasscode.attributes[.accessible] = .string(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)
             _ = try keychain.add(onlyWithPasscode)

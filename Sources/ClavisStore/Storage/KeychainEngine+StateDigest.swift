@@ -35,10 +35,15 @@ extension KeychainEngine {
         }
     }
 
-    /// Runs `change`, a write to the keybag (its wrapped class keys or the passcode's KDF), and folds the keybag's
-    /// code before and after into the state digest.
+    /// Runs `change` in a transaction, a write to the keybag (its wrapped class keys, the passcode's KDF or the count
+    /// of wrong passcodes), and folds the keybag's code before and after into the state digest; a call nested in
+    /// another leaves the folding to the outer one.
     func changingKeybag<Result>(_ change: () throws -> Result) throws -> Result {
-        guard let counter = rollbackCounter, counter.tracksState else { return try change() }
+        guard let counter = rollbackCounter, counter.tracksState, !isChangingKeybag else {
+            return try connection.transaction(change)
+        }
+        isChangingKeybag = true
+        defer { isChangingKeybag = false }
         return try connection.transaction {
             let before = try counter.state.keybagCode(connection)
             let result = try change()

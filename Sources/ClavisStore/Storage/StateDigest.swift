@@ -3,7 +3,8 @@ import ClavisCrypto
 import ClavisSQLite
 
 /// A keyed digest of what a keychain holds: the exclusive or of one HMAC-SHA256 code per `items` row and one for
-/// the keybag (its wrapped class keys and the passcode's KDF), under a key derived from the device key.
+/// the keybag (its wrapped class keys, the passcode's KDF and the count of wrong passcodes), under a key derived from
+/// the device key.
 ///
 /// The exclusive or makes it incremental: a write folds out the code of a row as it was and folds in the code of the
 /// row as it is, so keeping it costs a few short hashes per changed row, never a scan. Without the key nobody can
@@ -54,15 +55,22 @@ final class StateDigest {
         return code
     }
 
-    /// The code of the keybag as stored now: every wrapped class key, in class order, and the passcode's KDF.
+    /// The settings the keybag's code covers besides its rows: the passcode's KDF, and the count of wrong passcodes
+    /// and the lockout it led to (so that putting back an older count does not buy more guesses).
+    static let keybagSettings = ["passcode_kdf", "passcode_failures", "passcode_locked_until"]
+
+    /// The code of the keybag as stored now: every wrapped class key, in class order, and `keybagSettings`.
     func keybagCode(_ connection: Connection) throws -> [UInt8] {
         var message = ByteWriter(capacity: 512)
         message.raw("keybag:".utf8)
         for row in try connection.rows("SELECT class, wrapped_key FROM keybag ORDER BY class") {
             Self.append(row, to: &message)
         }
-        Self.append(
-            [try connection.scalar("SELECT value FROM settings WHERE name = 'passcode_kdf'") ?? .null], to: &message)
+        for name in Self.keybagSettings {
+            Self.append(
+                [try connection.scalar("SELECT value FROM settings WHERE name = ?", [.text(name)]) ?? .null],
+                to: &message)
+        }
         return key.authenticationCode(for: message.bytes)
     }
 
