@@ -72,6 +72,45 @@ public struct Row {
     /// The number of columns.
     public var count: Int { Int(sqlite3_column_count(handle)) }
 
+    /// SQLite's storage class of a column's value.
+    public enum StorageClass: UInt8, Sendable {
+        case null = 0
+        case integer = 1
+        case real = 2
+        case text = 3
+        case blob = 4
+    }
+
+    /// The storage class of column `index`'s value (from 0).
+    public func storageClass(_ index: Int) -> StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// Column `index`'s value as a 64-bit integer (0 for NULL), without making a `DatabaseValue`.
+    public func integer(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    /// Lends column `index`'s bytes (a blob's, or a text's UTF-8) to `body` without copying them: for a scan that
+    /// only hashes them. Empty for any other value.
+    public func withUnsafeBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        let column = Int32(index)
+        let start: UnsafeRawPointer? =
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_BLOB: sqlite3_column_blob(handle, column)
+            case SQLITE_TEXT: sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
+            default: nil
+            }
+        guard let start else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// The value of column `index` (from 0).
     public subscript(index: Int) -> DatabaseValue {
         let column = Int32(index)

@@ -79,10 +79,21 @@ final class StateDigest {
         for index in digest.indices { digest[index] ^= code[index] }
     }
 
+    /// The code of the row `itemColumns` selected: each column's storage class and value, read in place (the open's
+    /// scan makes one per row, so nothing is copied out of SQLite).
     private func itemRowCode(_ row: Row) -> [UInt8] {
-        var message = ByteWriter(capacity: 160)
+        var message = ByteWriter(capacity: 192)
         message.raw("item:".utf8)
-        Self.append((0..<9).map { row[$0] }, to: &message)
+        for index in 0..<9 {
+            let storageClass = row.storageClass(index)
+            message.byte(storageClass.rawValue)
+            switch storageClass {
+            case .integer: message.int64(row.integer(index))
+            case .text, .blob: row.withUnsafeBytes(index) { message.lengthPrefixed($0) }
+            // Clavis stores no reals: a real's class alone already makes the code differ from any honest row's.
+            case .null, .real: break
+            }
+        }
         return key.authenticationCode(for: message.bytes)
     }
 
