@@ -56,6 +56,12 @@ struct StatusCommandTests {
         #expect(output.contains("mode: daemon"))
         #expect(output.contains("device key: tpm"))
         #expect(FileManager.default.fileExists(atPath: folder.home.sealedDeviceKeyPath))
+        // The daemon's option decides how its keychains are made: create-keychain does not pretend otherwise.
+        let create = try PackageBinary.runClavis(
+            ["create-keychain", "--device-key", "file"], home: folder.path + "/unused", ["CLAVIS_SOCKET": socket])
+        #expect(create.status == 48)
+        #expect(create.error.contains("clavisd at \(socket) serves this keychain"))
+        #expect(!FileManager.default.fileExists(atPath: folder.home.deviceKeyPath))
     }
 
     @Test func badDeviceKeySettingFailsWithItsName() throws {
