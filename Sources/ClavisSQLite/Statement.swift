@@ -102,10 +102,10 @@ public struct Row {
     {
         let column = Int32(index)
         let start: UnsafeRawPointer? =
-            switch sqlite3_column_type(handle, column) {
-            case SQLITE_BLOB: sqlite3_column_blob(handle, column)
-            case SQLITE_TEXT: sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
-            default: nil
+            switch storageClass(index) {
+            case .blob: sqlite3_column_blob(handle, column)
+            case .text: sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
+            case .integer, .real, .null: nil
             }
         guard let start else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
@@ -114,20 +114,20 @@ public struct Row {
     /// The value of column `index` (from 0).
     public subscript(index: Int) -> DatabaseValue {
         let column = Int32(index)
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER:
+        switch storageClass(index) {
+        case .integer:
             return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_TEXT:
+        case .text:
             guard let text = sqlite3_column_text(handle, column) else { return .text("") }
             return .text(String(cString: text))
-        case SQLITE_BLOB:
+        case .blob:
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-        case SQLITE_FLOAT:
+        case .real:
             // Clavis never stores reals; one in a tampered file reads as an integer when it is one, else NULL.
             return Int64(exactly: sqlite3_column_double(handle, column)).map(DatabaseValue.integer) ?? .null
-        default:
+        case .null:
             return .null
         }
     }
