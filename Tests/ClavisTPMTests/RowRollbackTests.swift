@@ -2,6 +2,8 @@ import ClavisCore
 import ClavisCrypto
 import ClavisSQLite
 import ClavisStore
+import Dispatch
+import Synchronization
 import Testing
 
 /// A TPM-bound keychain keeps a keyed digest of its rows beside its write count: an older copy of one row put back
@@ -177,5 +179,41 @@ struct RollbackRecordUpgradeTests {
         // From then on the rows are checked: one removed is refused.
         try connection.execute("DELETE FROM items")
         #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
+    }
+}
+
+/// Writers on separate connections (as separate processes are) keep one digest between them: each folds its rows
+/// into the record it reads under SQLite's write lock.
+@Suite(.serialized)
+struct ConcurrentWritersDigestTests {
+    @Test func twoConnectionsWritingAtOnceLeaveAKeychainThatOpens() throws {
+        let tpm = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
+        let writers = [
+            try Keychain(home: folder.home, deviceKeyOptions: options),
+            try Keychain(home: folder.home, deviceKeyOptions: options),
+        ]
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: writers.count) { writer in
+            do {
+                for number in 0..<15 {
+                    let account = ItemQuery(
+                        itemClass: .genericPassword, attributes: [.account: .string("writer \(writer) item \(number)")])
+                    _ = try writers[writer].add(
+                        NewItem(
+                            itemClass: .genericPassword, attributes: account.attributes,
+                            secret: SecureBytes(Array("first".utf8))))
+                    _ = try writers[writer].update(
+                        account, with: ItemChanges(secret: SecureBytes(Array("second".utf8))))
+                    if number % 3 == 0 { _ = try writers[writer].delete(account) }
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let reopened = try Keychain(home: folder.home, deviceKeyOptions: options)
+        #expect(try reopened.find(ItemQuery(itemClass: .genericPassword)).count == 20)
     }
 }
