@@ -35,6 +35,9 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     public static let service = AttributeKey(rawValue: "svce")
     /// `kSecAttrGeneric`.
     public static let generic = AttributeKey(rawValue: "gena")
+    /// A Secret Service item's free-form attributes (`SecretServiceAttributes.encoded`), Clavis's own: each pair is
+    /// searchable through a lookup digest of its own.
+    public static let secretServiceAttributes = AttributeKey(rawValue: "ssat")
     /// `kSecAttrDescription`.
     public static let itemDescription = AttributeKey(rawValue: "desc")
     /// `kSecAttrComment`.
@@ -149,7 +152,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
 
     /// Attributes of `kSecClassGenericPassword` beyond the common ones.
     static let genericPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
-        .service: .blob, .generic: .blob,
+        .service: .blob, .generic: .blob, .secretServiceAttributes: .data,
     ]) { first, _ in first }
 
     /// Attributes of `kSecClassInternetPassword` beyond the common ones.

@@ -26,6 +26,11 @@ extension ItemClass {
         if let protection = attributes[.accessible], ProtectionClass(rawValue: protection.stringValue ?? "") == nil {
             throw KeychainError(.param, "attribute 'pdmn' is not a protection class")
         }
+        if case .data(let encoded) = attributes[.secretServiceAttributes],
+            SecretServiceAttributes(encoded: encoded) == nil
+        {
+            throw KeychainError(.param, "attribute 'ssat' is not an encoded set of Secret Service attributes")
+        }
     }
 }
 

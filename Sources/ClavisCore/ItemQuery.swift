@@ -4,6 +4,8 @@ public struct ItemQuery: Sendable {
     public var itemClass: ItemClass
     /// Attributes that must match exactly (case-sensitive); `sync` and `agrp` go in their own fields.
     public var attributes: [AttributeKey: AttributeValue]
+    /// Secret Service attributes every match must hold (`SecretServiceAttributes.contains`); empty for none.
+    public var secretServiceAttributes: [String: String]
     /// Which items to see by their `sync` attribute.
     public var synchronizable: SynchronizableFilter
     /// The access groups searched; `nil` searches every group (the caller's entitlements are applied above the store).
@@ -22,12 +24,14 @@ public struct ItemQuery: Sendable {
     /// Creates a query; by default it matches non-synchronizable items in any group, all of them, without secrets.
     public init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:],
-        synchronizable: SynchronizableFilter = .no, accessGroups: [String]? = nil,
+        secretServiceAttributes: [String: String] = [:], synchronizable: SynchronizableFilter = .no,
+        accessGroups: [String]? = nil,
         persistentReference: PersistentReference? = nil, limit: MatchLimit = .all, returnsSecret: Bool = false,
         authentication: AuthenticationProof? = nil, unauthenticatedItems: UnauthenticatedItemPolicy = .fail
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
+        self.secretServiceAttributes = secretServiceAttributes
         self.synchronizable = synchronizable
         self.accessGroups = accessGroups
         self.persistentReference = persistentReference

@@ -38,6 +38,11 @@ extension ByteWriter {
     mutating func query(_ value: ItemQuery) {
         itemClass(value.itemClass)
         attributes(value.attributes)
+        uint32(UInt32(value.secretServiceAttributes.count))
+        for (name, pairValue) in value.secretServiceAttributes.sorted(by: { $0.key < $1.key }) {
+            string(name)
+            string(pairValue)
+        }
         switch value.synchronizable {
         case .no: byte(0)
         case .yes: byte(1)
@@ -163,6 +168,13 @@ extension ByteReader {
     mutating func query() throws(KeychainError) -> ItemQuery {
         let itemClass = try itemClass()
         let attributes = try attributes()
+        var secretServiceAttributes: [String: String] = [:]
+        for _ in 0..<(try uint32()) {
+            let name = try string()
+            guard secretServiceAttributes.updateValue(try string(), forKey: name) == nil else {
+                throw malformed("a Secret Service attribute named twice")
+            }
+        }
         let synchronizable: SynchronizableFilter
         switch try byte() {
         case 0: synchronizable = .no
@@ -187,7 +199,8 @@ extension ByteReader {
         default: throw malformed("an unknown match limit")
         }
         return ItemQuery(
-            itemClass: itemClass, attributes: attributes, synchronizable: synchronizable, accessGroups: groups,
+            itemClass: itemClass, attributes: attributes, secretServiceAttributes: secretServiceAttributes,
+            synchronizable: synchronizable, accessGroups: groups,
             persistentReference: reference, limit: limit, returnsSecret: try bool(), authentication: try proof(),
             unauthenticatedItems: try bool() ? .skip : .fail)
     }

@@ -8,9 +8,10 @@ import Foundation
 //   clavis-bench [--sizes 1000,100000] [--operations 1000] [--keep-dir DIR] [--cli-calls 200]
 //     --sizes 1000,100000,1000000   adds the million-item keychain (built once in DIR and reused by later runs)
 //     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
-//     --cli-calls 0                 skips the command-line comparison
+//     --cli-calls 0                 skips the command-line and Secret Service comparisons
 //     --daemon off                  skips the rows through clavisd (the same calls over its socket, 8 clients)
 //   clavis-bench keys [--operations 1000]            (only the SecKey P-256 rows and openssl speed ecdsap256)
+//   clavis-bench secret-service [--lookups 500]      (only the Secret Service lookups, clavisd against gnome-keyring)
 //   clavis-bench tpm [--tpm TCTI] [--tpm-operations 50] [--tpm-items 100000]  (only the TPM rows: opening with a
 //                                 TPM-sealed device key against a file key, empty and with --tpm-items items, whose
 //                                 rows a TPM-bound open checks against its anti-rollback digest; a write; a P-256
@@ -78,6 +79,21 @@ if arguments.first == "tpm" { printOnly(printTPMRows) }
     }
 
     if arguments.first == "keys" { printOnly(printKeyRows) }
+
+    /// The Secret Service lookups through clavisd's provider and gnome-keyring's, or why they were skipped.
+    func printSecretServiceRows(lookups: Int) throws {
+        switch SecretServiceComparison.availability() {
+        case .success(let clavisd):
+            print("Secret Service lookups, alternating (\(lookups) each, \(lookups) items in each provider):")
+            for line in try SecretServiceComparison.measure(clavisd: clavisd, lookups: lookups) { print(line) }
+        case .failure(let reason):
+            print("Secret Service comparison skipped: \(reason.text)")
+        }
+    }
+
+    if arguments.first == "secret-service" {
+        printOnly { try printSecretServiceRows(lookups: Int(option("--lookups") ?? "500") ?? 500) }
+    }
     if arguments.first == "cli-worker" {
         guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
             FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
@@ -170,6 +186,7 @@ do {
             case .failure(let reason):
                 print("command-line comparison skipped: \(reason.text)")
             }
+            try printSecretServiceRows(lookups: cliCalls)
         }
     #endif
 } catch {

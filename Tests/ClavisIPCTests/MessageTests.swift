@@ -53,7 +53,8 @@ import Testing
 
     @Test func aQueryKeepsEveryField() throws {
         let query = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string("s")], synchronizable: .any,
+            itemClass: .genericPassword, attributes: [.service: .string("s")],
+            secretServiceAttributes: ["user": "anna", "service": "smtp"], synchronizable: .any,
             accessGroups: ["a", "b"], persistentReference: PersistentReference(bytes: Array(repeating: 9, count: 20)),
             limit: .count(7), returnsSecret: true, authentication: nil, unauthenticatedItems: .skip)
         guard
@@ -64,6 +65,7 @@ import Testing
             return
         }
         #expect(back.attributes == query.attributes)
+        #expect(back.secretServiceAttributes == ["user": "anna", "service": "smtp"])
         #expect(back.synchronizable == .any)
         #expect(back.accessGroups == ["a", "b"])
         #expect(back.persistentReference == query.persistentReference)

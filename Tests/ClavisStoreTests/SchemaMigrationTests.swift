@@ -14,7 +14,7 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 4)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
         // The old table's pages went back to the file system.
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
@@ -81,17 +81,17 @@ import Testing
     }
 
     @Test func aVersionTwoKeychainGainsTheKeyLookupsAndFindsKeysByTagAndApplicationLabel() throws {
-        // A keychain at version 2 is today's without version 3's two tables and version 4's one.
+        // A keychain at version 2 is today's without version 3's two tables and the later ones.
         _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
         try StoreInspector(temporary.home).connection.executeScript(
             """
             DROP TABLE items_application_label; DROP TABLE items_application_tag;
-            DROP TABLE items_public_key_hash; DROP TABLE items_subject;
+            DROP TABLE items_public_key_hash; DROP TABLE items_subject; DROP TABLE items_secret_service_attribute;
             DELETE FROM schema_version WHERE version >= 3;
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 4)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
         let tag = AttributeValue.data(Data("com.example.key".utf8))
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for (keyClass, tagged) in [(1, true), (0, true), (1, false)] as [(Int64, Bool)] {
@@ -119,16 +119,16 @@ import Testing
     }
 
     @Test func aVersionThreeKeychainGainsTheCertificateLookupsAndFindsCertificatesByHashAndSubject() throws {
-        // A keychain at version 3 is today's without version 4's tables.
+        // A keychain at version 3 is today's without the tables of versions 4 and 5.
         _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
         try StoreInspector(temporary.home).connection.executeScript(
             """
-            DROP TABLE items_public_key_hash; DROP TABLE items_subject;
-            DELETE FROM schema_version WHERE version = 4;
+            DROP TABLE items_public_key_hash; DROP TABLE items_subject; DROP TABLE items_secret_service_attribute;
+            DELETE FROM schema_version WHERE version >= 4;
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 4)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for serial in [1, 2] as [UInt8] {
             let attributes: [AttributeKey: AttributeValue] = [

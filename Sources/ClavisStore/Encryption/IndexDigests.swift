@@ -37,6 +37,13 @@ final class IndexDigests {
         return mac(message.bytes, byteCount: Self.lookupByteCount)
     }
 
+    /// The digest of one Secret Service attribute, `name=value`: one of the item's entries in
+    /// `items_secret_service_attribute`.
+    func digest(ofSecretServicePair name: String, _ value: String) -> [UInt8] {
+        digest(
+            of: .secretServiceAttributes, .data(SecretServiceAttributes.pairForm(name: name, value: value)))
+    }
+
     /// The digest of an item's primary key: each primary-key attribute in order, absent ones as "" or 0.
     func primaryKeyDigest(of itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
         primaryKeyDigest(

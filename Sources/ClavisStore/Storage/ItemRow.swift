@@ -32,8 +32,9 @@ struct ItemRow {
     }
 }
 
-/// The lookup digests of a row, computed from its attributes: its access group and each indexed attribute it has
-/// (absent primary-key attributes as "" or 0), each filed in that attribute's lookup table.
+/// The lookup digests of a row, computed from its attributes: its access group, each indexed attribute it has
+/// (absent primary-key attributes as "" or 0) and each of its Secret Service attributes, each filed in that
+/// attribute's lookup table.
 struct RowDigests {
     var lookups: [(key: AttributeKey, digest: [UInt8])]
 
@@ -46,6 +47,13 @@ struct RowDigests {
                 lookups.append((key, digests.digest(of: key, value)))
             } else if primary.contains(key) {
                 lookups.append((key, digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))))
+            }
+        }
+        if case .data(let encoded) = attributes[.secretServiceAttributes],
+            let secretServiceAttributes = SecretServiceAttributes(encoded: encoded)
+        {
+            for (name, value) in secretServiceAttributes.pairs {
+                lookups.append((.secretServiceAttributes, digests.digest(ofSecretServicePair: name, value)))
             }
         }
     }
@@ -64,6 +72,7 @@ extension AttributeKey {
         case .applicationTag: "items_application_tag"
         case .publicKeyHash: "items_public_key_hash"
         case .subject: "items_subject"
+        case .secretServiceAttributes: "items_secret_service_attribute"
         default: preconditionFailure("attribute \(rawValue) has no lookup table")
         }
     }

@@ -339,7 +339,8 @@ extension KeychainEngine {
         // Only the most selective lookup may drive (the first indexed attribute, else the access groups, unless a
         // reference names the row); the others are checked per candidate, so SQLite never starts from a digest many
         // items share (one service for a whole app).
-        let attributeIndexApplies = AttributeKey.indexed.contains { attributes[$0] != nil }
+        let attributeIndexApplies =
+            !query.secretServiceAttributes.isEmpty || AttributeKey.indexed.contains { attributes[$0] != nil }
         if let groups = query.accessGroups {
             conditions.append(
                 Self.lookup(
@@ -348,7 +349,20 @@ extension KeychainEngine {
             values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
         }
         var indexChosen = false
-        for key in AttributeKey.indexedBySelectivity {
+        // An account names one item or few; a Secret Service attribute pair is next (every item of a collection
+        // shares its service), then the other indexed attributes.
+        let drivingKeys = AttributeKey.indexedBySelectivity
+        for key in drivingKeys.prefix(1) + (query.secretServiceAttributes.isEmpty ? [] : [.secretServiceAttributes])
+            + drivingKeys.dropFirst()
+        {
+            if key == .secretServiceAttributes {
+                for (name, value) in query.secretServiceAttributes.sorted(by: { $0.key < $1.key }) {
+                    conditions.append(Self.lookup(key, count: 1, drives: !indexChosen))
+                    values.append(.blob(digests.digest(ofSecretServicePair: name, value)))
+                    indexChosen = true
+                }
+                continue
+            }
             guard let value = attributes[key] else { continue }
             conditions.append(Self.lookup(key, count: 1, drives: !indexChosen))
             values.append(.blob(digests.digest(of: key, value)))
@@ -439,7 +453,11 @@ extension KeychainEngine {
             let stored = primary.contains(key) ? attributes.primaryKeyValue(key, kinds: kinds) : attributes[key]
             guard stored == value else { return false }
         }
-        return true
+        guard !query.secretServiceAttributes.isEmpty else { return true }
+        guard case .data(let encoded) = attributes[.secretServiceAttributes],
+            let stored = SecretServiceAttributes(encoded: encoded)
+        else { return false }
+        return stored.contains(query.secretServiceAttributes)
     }
 
     // MARK: Update
@@ -531,7 +549,7 @@ extension KeychainEngine {
         try deleteItemRows(where: "id = ?", [.integer(rowID)])
         // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
         // on these rare paths).
-        for key in [AttributeKey.accessGroup] + AttributeKey.indexed {
+        for key in [AttributeKey.accessGroup, .secretServiceAttributes] + AttributeKey.indexed {
             try connection.execute("DELETE FROM \(key.lookupTable) WHERE item = ?", [.integer(rowID)])
         }
     }

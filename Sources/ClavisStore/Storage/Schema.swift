@@ -86,6 +86,12 @@ enum Schema {
         .init(
             version: 4,
             sql: lookupTables([.publicKeyHash, .subject])),
+        // The Secret Service (issue 13): one entry per `name=value` pair of an item's free-form attributes (`ssat`),
+        // so a search by several pairs reaches the items holding all of them without decrypting any other. No item
+        // held `ssat` before, so it starts empty.
+        .init(
+            version: 5,
+            sql: lookupTables([.secretServiceAttributes])),
     ])
 
     /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup
