@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("systemd")]),
+        // Another Secret Service provider, read by `clavis import-secret-service`; libsystemd is loaded on first use.
+        .target(name: "CSecretSource", linkerSettings: [.linkedLibrary("dl")]),
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -101,7 +103,9 @@ let package = Package(
             dependencies: ["Security", "ClavisCore", "ClavisClient", "ClavisAuthentication"]),
         .executableTarget(
             name: "clavis",
-            dependencies: ["ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto"],
+            dependencies: [
+                "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto", "CSecretSource",
+            ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .executableTarget(
@@ -112,7 +116,9 @@ let package = Package(
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(
             name: "ClavisTPMTests",
-            dependencies: ["ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "Security"]),
+            dependencies: [
+                "ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisSQLite", "Security",
+            ]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(
             name: "SecurityTests",

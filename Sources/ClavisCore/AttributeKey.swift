@@ -87,6 +87,9 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     /// `kSecAttrTokenID`: the token holding a private key the keychain service never hands out
     /// (`TokenKey.secureEnclave`).
     public static let tokenID = AttributeKey(rawValue: "tkid")
+    /// Clavis's own, with no Apple equivalent: for a key a token holds, what holds its private part
+    /// (`TokenKey.Holder`: a TPM, or the keychain service in software). Set by the service, never by a caller.
+    public static let tokenHolder = AttributeKey(rawValue: "clavis.tokenHolder")
     /// Key validity start.
     public static let startDate = AttributeKey(rawValue: "sdat")
     /// Key validity end.
@@ -163,7 +166,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, Cu
     static let keyKinds: [AttributeKey: AttributeValue.Kind] = [
         .keyClass: .number, .applicationLabel: .blob, .applicationTag: .blob, .keyType: .number,
         .keySizeInBits: .number, .effectiveKeySize: .number, .startDate: .date, .endDate: .date, .creator: .number,
-        .tokenID: .blob,
+        .tokenID: .blob, .tokenHolder: .string,
     ].merging(keyFlags.map { ($0, AttributeValue.Kind.bool) }) { first, _ in first }
 
     /// Attributes of `kSecClassCertificate` beyond the common ones.

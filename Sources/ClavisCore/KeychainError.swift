@@ -65,6 +65,8 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
         public static let noSuchKeychain = Code(rawValue: -25294)
         /// `errSecInvalidKeychain`.
         public static let invalidKeychain = Code(rawValue: -25295)
+        /// `errSecDuplicateKeychain`: a keychain already exists where one was to be created.
+        public static let duplicateKeychain = Code(rawValue: -25296)
         /// `errSecDuplicateItem`.
         public static let duplicateItem = Code(rawValue: -25299)
         /// `errSecItemNotFound`.

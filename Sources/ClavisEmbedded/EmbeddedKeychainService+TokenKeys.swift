@@ -19,6 +19,7 @@ extension EmbeddedKeychainService {
         (publicBytes, generated.secret) = try generateHeldKey()
         generated.attributes[.accessible] = .string((protection ?? .whenUnlockedThisDeviceOnly).rawValue)
         for (name, value) in Self.tokenKeyFacts(publicBytes: publicBytes) { generated.attributes[name] = value }
+        generated.attributes[.tokenHolder] = .string(Self.holder(of: generated.secret).rawValue)
         return try addStoring(generated).map { stored in
             var stored = stored
             stored.secret = SecureBytes(publicBytes)
@@ -57,14 +58,21 @@ extension EmbeddedKeychainService {
         }
     }
 
-    /// `items` as the caller may see them: a token-held key's secret (its private key) replaced by its public key.
+    /// `items` as the caller may see them: a token-held key's secret (its private key) replaced by its public key,
+    /// and what holds it named (for a key stored before its holder was recorded, from the secret).
     static func publicOnly(_ items: [Item]) -> [Item] {
         items.map { item in
             guard let secret = item.secret, TokenKey.isHeld(item.attributes) else { return item }
             var shown = item
             shown.secret = heldKeyPublicBytes(secret).map { SecureBytes($0) }
+            shown.attributes[.tokenHolder] = shown.attributes[.tokenHolder] ?? .string(holder(of: secret).rawValue)
             return shown
         }
+    }
+
+    /// What holds the token key whose stored secret is `secret`: the TPM for a TPM's object, else software.
+    static func holder(of secret: SecureBytes) -> TokenKey.Holder {
+        TPMKey.isWrapped(secret.unprotectedBytes()) ? .tpm : .software
     }
 
     /// What the service says of a key it holds, whatever the caller asked: a private EC P-256 key, sensitive and

@@ -43,7 +43,7 @@ public final class EmbeddedKeychainService: KeychainService {
     }
 
     public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
-        guard item.attributes[.tokenID] == nil else {
+        guard item.attributes[.tokenID] == nil, item.attributes[.tokenHolder] == nil else {
             throw KeychainError(.param, "a key held by a token is made by SecKeyCreateRandomKey, not added")
         }
         return try addStoring(item)
@@ -80,7 +80,7 @@ public final class EmbeddedKeychainService: KeychainService {
             }
             try entitlements.require(name)
         }
-        guard changes.attributes[.tokenID] == nil else {
+        guard changes.attributes[.tokenID] == nil, changes.attributes[.tokenHolder] == nil else {
             throw KeychainError(.param, "the token holding a key cannot change")
         }
         var changes = changes

@@ -72,23 +72,62 @@ public struct Row {
     /// The number of columns.
     public var count: Int { Int(sqlite3_column_count(handle)) }
 
+    /// SQLite's storage class of a column's value.
+    public enum StorageClass: UInt8, Sendable {
+        case null = 0
+        case integer = 1
+        case real = 2
+        case text = 3
+        case blob = 4
+    }
+
+    /// The storage class of column `index`'s value (from 0).
+    public func storageClass(_ index: Int) -> StorageClass {
+        switch sqlite3_column_type(handle, Int32(index)) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
+
+    /// Column `index`'s value as a 64-bit integer (0 for NULL), without making a `DatabaseValue`.
+    public func integer(_ index: Int) -> Int64 { sqlite3_column_int64(handle, Int32(index)) }
+
+    /// Lends column `index`'s bytes (a blob's, or a text's UTF-8) to `body` without copying them: for a scan that
+    /// only hashes them. Empty for any other value.
+    public func withUnsafeBytes<Result>(_ index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
+        let column = Int32(index)
+        let start: UnsafeRawPointer? =
+            switch storageClass(index) {
+            case .blob: sqlite3_column_blob(handle, column)
+            case .text: sqlite3_column_text(handle, column).map { UnsafeRawPointer($0) }
+            case .integer, .real, .null: nil
+            }
+        guard let start else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// The value of column `index` (from 0).
     public subscript(index: Int) -> DatabaseValue {
         let column = Int32(index)
-        switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER:
+        switch storageClass(index) {
+        case .integer:
             return .integer(sqlite3_column_int64(handle, column))
-        case SQLITE_TEXT:
+        case .text:
             guard let text = sqlite3_column_text(handle, column) else { return .text("") }
             return .text(String(cString: text))
-        case SQLITE_BLOB:
+        case .blob:
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-        case SQLITE_FLOAT:
+        case .real:
             // Clavis never stores reals; one in a tampered file reads as an integer when it is one, else NULL.
             return Int64(exactly: sqlite3_column_double(handle, column)).map(DatabaseValue.integer) ?? .null
-        default:
+        case .null:
             return .null
         }
     }

@@ -26,14 +26,25 @@ extension TPMConnection {
         }
     }
 
-    /// Signs the SHA-256 `digest` (32 bytes) with ECDSA inside the TPM; returns `r ‖ s` (64 bytes).
+    /// The digest lengths a TPM-held key signs: SHA-1, SHA-224, SHA-256, SHA-384 and SHA-512, those of Apple's
+    /// `ecdsaSignatureDigestX962*` algorithms.
+    public static let signableDigestByteCounts: Set<Int> = [20, 28, 32, 48, 64]
+
+    /// Signs `digest` with ECDSA inside the TPM; returns `r ‖ s` (64 bytes).
     ///
-    /// - Throws: `param` for a digest that is not 32 bytes; `invalidKeychain` when this TPM cannot load the key
-    ///   (another TPM made it); `notAvailable` when the TPM refuses otherwise.
+    /// The TPM's ECDSA scheme takes a SHA-256-sized digest, and ECDSA signs only a digest's leftmost 256 bits (the
+    /// order's length) as an integer, so a longer digest is cut to its first 32 bytes and a shorter one padded with
+    /// zeros on the left (the same integer): the signature is what software ECDSA makes over the whole digest.
+    ///
+    /// - Throws: `param` for a digest of no SHA-1 or SHA-2 length; `invalidKeychain` when this TPM cannot load the
+    ///   key (another TPM made it); `notAvailable` when the TPM refuses otherwise.
     public func sign(digest: [UInt8], with key: TPMKey) throws(KeychainError) -> [UInt8] {
-        guard digest.count == 32 else {
-            throw KeychainError(.param, "a TPM-held key signs SHA-256 digests (32 bytes), not \(digest.count) bytes")
+        guard Self.signableDigestByteCounts.contains(digest.count) else {
+            throw KeychainError(
+                .param, "a TPM-held key signs SHA-1 or SHA-2 digests (20 to 64 bytes), not \(digest.count) bytes")
         }
+        let digest =
+            digest.count >= 32 ? Array(digest.prefix(32)) : [UInt8](repeating: 0, count: 32 - digest.count) + digest
         return try withStoragePrimary { primary throws(KeychainError) in
             var signature = [UInt8](repeating: 0, count: 64)
             let code = TPMResponseCode(

@@ -42,9 +42,12 @@ struct BenchKeychain {
         return bytes / Double(max(1, size))
     }
 
-    /// Fills a new keychain with `count` items, a thousand per transaction, and closes it.
-    static func populate(_ home: KeychainHome, count: Int, accessGroup: String) throws {
-        let keychain = try Keychain(home: home)
+    /// Fills a new keychain (its device key bound as `deviceKeyOptions` say) with `count` items, a thousand per
+    /// transaction, and closes it.
+    static func populate(
+        _ home: KeychainHome, count: Int, accessGroup: String, deviceKeyOptions: DeviceKeyOptions = DeviceKeyOptions()
+    ) throws {
+        let keychain = try Keychain(home: home, deviceKeyOptions: deviceKeyOptions)
         var next = 0
         while next < count {
             let end = min(count, next + 1000)

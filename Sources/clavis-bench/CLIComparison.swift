@@ -129,7 +129,8 @@
             print(peer.row)
             let embedded = ours.percentile(0.5) / peer.percentile(0.5)
             let throughDaemon = oursThroughDaemon.percentile(0.5) / peer.percentile(0.5)
-            print(String(format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded,", embedded))
+            print(
+                String(format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded,", embedded))
             print(String(format: "    %.2fx through clavisd", throughDaemon))
             return 0
         }

@@ -8,11 +8,14 @@ import Foundation
 //   clavis-bench [--sizes 1000,100000] [--operations 1000] [--keep-dir DIR] [--cli-calls 200]
 //     --sizes 1000,100000,1000000   adds the million-item keychain (built once in DIR and reused by later runs)
 //     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
-//     --cli-calls 0                 skips the command-line comparison
+//     --cli-calls 0                 skips the command-line and Secret Service comparisons
 //     --daemon off                  skips the rows through clavisd (the same calls over its socket, 8 clients)
 //   clavis-bench keys [--operations 1000]            (only the SecKey P-256 rows and openssl speed ecdsap256)
-//   clavis-bench tpm [--tpm TCTI] [--tpm-operations 50]  (only the TPM rows: opening with a TPM-sealed device key
-//                                                     against a file key, and a P-256 signature in the TPM)
+//   clavis-bench secret-service [--lookups 500]      (only the Secret Service lookups, clavisd against gnome-keyring)
+//   clavis-bench tpm [--tpm TCTI] [--tpm-operations 50] [--tpm-items 100000]  (only the TPM rows: opening with a
+//                                 TPM-sealed device key against a file key, empty and with --tpm-items items, whose
+//                                 rows a TPM-bound open checks against its anti-rollback digest; a write; a P-256
+//                                 signature in the TPM beside one in software)
 //     --tpm TCTI                   the TPM for those rows (default CLAVIS_TPM_TCTI); without one they are skipped
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
@@ -37,6 +40,7 @@ let operations = Int(option("--operations") ?? "1000") ?? 1000
 let tpmTCTI =
     option("--tpm") ?? ProcessInfo.processInfo.environment["CLAVIS_TPM_TCTI"].flatMap { $0.isEmpty ? nil : $0 }
 let tpmOperations = Int(option("--tpm-operations") ?? "50") ?? 50
+let tpmItems = Int(option("--tpm-items") ?? "100000") ?? 100_000
 
 /// The TPM rows, or why they were skipped.
 func printTPMRows() throws {
@@ -44,9 +48,12 @@ func printTPMRows() throws {
         print("TPM rows skipped: name a TPM with --tpm TCTI or CLAVIS_TPM_TCTI")
         return
     }
-    print("TPM rows (\(tpmTCTI)): opening a keychain (device key unsealed by the TPM, or read from device.key), and")
-    print("a P-256 signature in the TPM (connection, storage primary key, load, sign: what each use costs)")
-    for measurement in try TPMWorkloads.run(tcti: tpmTCTI, operations: tpmOperations) { print(measurement.row) }
+    print("TPM rows (\(tpmTCTI)): opening a keychain (device key unsealed by the TPM, or read from device.key; a")
+    print("TPM-bound one also checks its rows against the anti-rollback digest), a write, and a P-256 signature in the")
+    print("TPM (connection, storage primary key, load, sign: what each use costs) beside one in software")
+    for measurement in try TPMWorkloads.run(tcti: tpmTCTI, operations: tpmOperations, items: tpmItems) {
+        print(measurement.row)
+    }
 }
 
 /// Prints the header and the rows `printRows` prints, then exits: 0, or 1 with the error.
@@ -72,6 +79,21 @@ if arguments.first == "tpm" { printOnly(printTPMRows) }
     }
 
     if arguments.first == "keys" { printOnly(printKeyRows) }
+
+    /// The Secret Service lookups through clavisd's provider and gnome-keyring's, or why they were skipped.
+    func printSecretServiceRows(lookups: Int) throws {
+        switch SecretServiceComparison.availability() {
+        case .success(let clavisd):
+            print("Secret Service lookups, alternating (\(lookups) each, \(lookups) items in each provider):")
+            for line in try SecretServiceComparison.measure(clavisd: clavisd, lookups: lookups) { print(line) }
+        case .failure(let reason):
+            print("Secret Service comparison skipped: \(reason.text)")
+        }
+    }
+
+    if arguments.first == "secret-service" {
+        printOnly { try printSecretServiceRows(lookups: Int(option("--lookups") ?? "500") ?? 500) }
+    }
     if arguments.first == "cli-worker" {
         guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
             FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
@@ -164,6 +186,7 @@ do {
             case .failure(let reason):
                 print("command-line comparison skipped: \(reason.text)")
             }
+            try printSecretServiceRows(lookups: cliCalls)
         }
     #endif
 } catch {

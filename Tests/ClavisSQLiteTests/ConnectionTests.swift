@@ -23,6 +23,24 @@ import Testing
         #expect(row[4] == .null)
     }
 
+    @Test func columnsAreReadInPlaceWithTheirStorageClass() throws {
+        let connection = try Connection(path: path)
+        try connection.executeScript("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, e BLOB, n BLOB, r REAL)")
+        try connection.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?, 1.5)",
+            [.integer(-42), .text("héllo"), .blob([1, 2, 3]), .blob([]), .null])
+        var seen: [(Row.StorageClass, Int64, [UInt8])] = []
+        try connection.forEachRow("SELECT i, s, b, e, n, r FROM t") { row in
+            seen = (0..<6).map { (row.storageClass($0), row.integer($0), row.withUnsafeBytes($0) { Array($0) }) }
+            return false
+        }
+        #expect(seen.map(\.0) == [.integer, .text, .blob, .blob, .null, .real])
+        #expect(seen[0].1 == -42)
+        #expect(seen[1].2 == Array("héllo".utf8))
+        #expect(seen[2].2 == [1, 2, 3])
+        #expect(seen[3].2.isEmpty && seen[4].2.isEmpty && seen[5].2.isEmpty)
+    }
+
     @Test func transactionRollsBackWhenTheBodyThrows() throws {
         let connection = try Connection(path: path)
         try connection.executeScript("CREATE TABLE t (v INTEGER UNIQUE)")

@@ -31,7 +31,7 @@ struct StatusCommandTests {
         let registry = folder.path + "/apps.d"
         try FileManager.default.createDirectory(atPath: registry, withIntermediateDirectories: true)
         let daemon = Process()
-        daemon.executableURL = Self.binary("clavisd")
+        daemon.executableURL = PackageBinary.url("clavisd")
         daemon.arguments = [
             "--user", "--socket", socket, "--state", folder.home.path, "--registry", registry, "--device-key", "tpm",
         ]
@@ -56,53 +56,25 @@ struct StatusCommandTests {
         #expect(output.contains("mode: daemon"))
         #expect(output.contains("device key: tpm"))
         #expect(FileManager.default.fileExists(atPath: folder.home.sealedDeviceKeyPath))
+        // The daemon's option decides how its keychains are made: create-keychain does not pretend otherwise.
+        let create = try PackageBinary.runClavis(
+            ["create-keychain", "--device-key", "file"], home: folder.path + "/unused", ["CLAVIS_SOCKET": socket])
+        #expect(create.status == 48)
+        #expect(create.error.contains("clavisd at \(socket) serves this keychain"))
+        #expect(!FileManager.default.fileExists(atPath: folder.home.deviceKeyPath))
     }
 
     @Test func badDeviceKeySettingFailsWithItsName() throws {
         let folder = try TemporaryFolder()
-        let process = try runClavis(["status"], home: folder.home.path, ["CLAVIS_DEVICE_KEY": "hsm"])
+        let process = try PackageBinary.runClavis(["status"], home: folder.home.path, ["CLAVIS_DEVICE_KEY": "hsm"])
         #expect(process.status != 0)
         #expect(process.error.contains("\"hsm\" is neither tpm nor file"))
     }
 
-    /// The executable `name` of this package, built beside this test bundle.
-    private static func binary(_ name: String) -> URL {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name)
-    }
-
     /// The standard output of a successful `clavis status`.
     private func clavisStatus(home: String, _ environment: [String: String]) throws -> String {
-        let run = try runClavis(["status"], home: home, environment)
+        let run = try PackageBinary.runClavis(["status"], home: home, environment)
         #expect(run.status == 0, "clavis status failed: \(run.error)")
         return run.output
-    }
-
-    /// Runs `clavis` (built beside this test bundle) embedded on the keychain in `home`.
-    private func runClavis(_ arguments: [String], home: String, _ environment: [String: String]) throws -> (
-        status: Int32, output: String, error: String
-    ) {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(
-            "clavis")
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CLAVIS_") }
-        merged.merge(environment) { _, new in new }
-        merged["CLAVIS_HOME"] = home
-        merged["XDG_RUNTIME_DIR"] = home
-        process.environment = merged
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputBytes = output.fileHandleForReading.readDataToEndOfFile()
-        let errorBytes = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputBytes, as: UTF8.self),
-            String(decoding: errorBytes, as: UTF8.self)
-        )
     }
 }

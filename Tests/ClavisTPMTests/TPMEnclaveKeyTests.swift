@@ -27,10 +27,24 @@ struct TPMEnclaveKeyTests {
             let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256
             let signature = try #require(SecKeyCreateSignature(key, algorithm, message, &error))
             #expect(SecKeyVerifySignature(publicKey, algorithm, message, signature, &error))
+            // Apple's other digest lengths sign in the TPM too.
+            for other in [SecKeyAlgorithm.ecdsaSignatureMessageX962SHA384, .ecdsaSignatureMessageX962SHA512] {
+                let signed = try #require(SecKeyCreateSignature(key, other, message, &error))
+                #expect(SecKeyVerifySignature(publicKey, other, message, signed, &error))
+            }
             #expect(SecKeyCopyExternalRepresentation(key, &error) == nil)
             let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
             #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
             #expect(attributes[kSecValueData as String] == nil)
+            // Apple's token name for both kinds; Clavis's own attribute tells that this one never left the TPM.
+            #expect(attributes[kClavisAttrTokenHolder as String] as? String == kClavisTokenHolderTPM as String)
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("tpm.key".utf8),
+                kSecReturnAttributes as String: true,
+            ]
+            var found: CFTypeRef?
+            #expect(SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess)
+            #expect((found as? [String: Any])?[kClavisAttrTokenHolder as String] as? String == "tpm")
             // The keychain stays open in this process, but the private key is in the TPM: without it, no signature.
             tpm = nil
             #expect(SecKeyCreateSignature(key, algorithm, message, &error) == nil)

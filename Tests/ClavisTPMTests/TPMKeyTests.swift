@@ -69,6 +69,22 @@ struct TPMKeyTests {
         #expect(error?.reason.contains("another TPM made it") == true)
     }
 
+    @Test func tpmKeySignsEveryDigestLengthAppleSignsAsSoftwareECDSAWould() throws {
+        let tpm = try SoftwareTPM()
+        let connection = try TPMConnection(tcti: tpm.tcti)
+        let key = try connection.createP256Key()
+        let publicKey = try AsymmetricKey.ellipticCurve(x963: SecureBytes(key.publicKey), isPrivate: false)
+        for algorithm in [DigestAlgorithm.sha1, .sha224, .sha256, .sha384, .sha512] {
+            let digest = algorithm.hash(message)
+            let signature = try ECDSASignature.der(
+                fromRaw: try connection.sign(digest: digest, with: key), curve: .p256)
+            // OpenSSL's verification over the whole digest: the TPM's signature over the cut or padded one holds.
+            #expect(
+                try publicKey.verify(signature: signature, digest: digest, algorithm: nil, padding: .ecdsa),
+                "\(algorithm)")
+        }
+    }
+
     @Test func badInputsAreRefusedWithReasons() throws {
         let tpm = try SoftwareTPM()
         let connection = try TPMConnection(tcti: tpm.tcti)

@@ -36,6 +36,9 @@ public struct StoredKey: Sendable {
     /// True for a private key a token holds: it never leaves the keychain service.
     public var isTokenHeld: Bool { TokenKey.isHeld(item.attributes) }
 
+    /// For a private key a token holds, what holds it: the keychain's TPM or the service in software.
+    public var tokenHolder: TokenKey.Holder? { TokenKey.holder(item.attributes) }
+
     /// True for a private key, held here or by a token.
     public var isPrivate: Bool { isTokenHeld || key.isPrivate }
 

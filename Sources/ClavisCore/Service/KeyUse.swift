@@ -18,4 +18,20 @@ public enum TokenKey {
     public static func isHeld(_ attributes: [AttributeKey: AttributeValue]) -> Bool {
         attributes[.tokenID]?.stringValue == secureEnclave
     }
+
+    /// What holds a token key's private part (the `tokenHolder` attribute): both answer to Apple's
+    /// `kSecAttrTokenIDSecureEnclave`, and only this tells a key that never left a TPM from one in software.
+    public enum Holder: String, Sendable {
+        /// The keychain's TPM 2.0 made the key and runs every use of it; its private part never exists outside it.
+        case tpm
+        /// The keychain service made the key in software and keeps it sealed in its item (a keychain with no TPM).
+        case software
+    }
+
+    /// What holds the token key `attributes` describe; `nil` for a key no token holds, or one stored before Clavis
+    /// recorded it.
+    public static func holder(_ attributes: [AttributeKey: AttributeValue]) -> Holder? {
+        guard isHeld(attributes) else { return nil }
+        return attributes[.tokenHolder]?.stringValue.flatMap(Holder.init(rawValue:))
+    }
 }

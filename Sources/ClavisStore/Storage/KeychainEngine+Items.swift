@@ -88,19 +88,25 @@ extension KeychainEngine {
     /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes) and inserts its row.
     private func insert(_ item: Item, storedSecret: SecureBytes?) throws {
         let placeholders = Array(repeating: "?", count: Self.writableColumns.count).joined(separator: ", ")
-        try connection.execute(
-            "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))",
-            try rowValues(item, storedSecret: storedSecret))
-        try insertLookups(of: item, rowID: connection.lastInsertedRowID)
+        let values = try rowValues(item, storedSecret: storedSecret)
+        let rowID = try changingItemRow(nil) {
+            try connection.execute(
+                "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))", values)
+            return connection.lastInsertedRowID
+        }
+        guard let rowID else { preconditionFailure("an insert names the row it made") }
+        try insertLookups(of: item, rowID: rowID)
     }
 
     /// Seals `item` (which was `old`) again under a fresh item key into the row `rowID`, keeping its place in
     /// insertion order.
     private func replace(rowID: Int64, old: Item, with item: Item, storedSecret: SecureBytes) throws {
         let assignments = Self.writableColumns.map { "\($0) = ?" }.joined(separator: ", ")
-        try connection.execute(
-            "UPDATE items SET \(assignments) WHERE id = ?",
-            try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)])
+        let values = try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)]
+        try changingItemRow(rowID) {
+            try connection.execute("UPDATE items SET \(assignments) WHERE id = ?", values)
+            return rowID
+        }
         try deleteLookups(of: old, rowID: rowID)
         try insertLookups(of: item, rowID: rowID)
     }
@@ -499,7 +505,7 @@ extension KeychainEngine {
                 return try deleteUnreadable(query) > 0 ? query.persistentReference.map { [$0] } ?? [] : []
             }
             for (rowID, item) in found {
-                try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
+                try deleteItemRows(where: "id = ?", [.integer(rowID)])
                 try deleteLookups(of: item, rowID: rowID)
                 if item.isSynchronizable { try insertTombstone(for: item) }
             }
@@ -540,7 +546,7 @@ extension KeychainEngine {
 
     /// Deletes the row `rowID` and its lookups without reading it.
     private func deleteRowUnread(_ rowID: Int64) throws {
-        try connection.execute("DELETE FROM items WHERE id = ?", [.integer(rowID)])
+        try deleteItemRows(where: "id = ?", [.integer(rowID)])
         // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
         // on these rare paths).
         for key in [AttributeKey.accessGroup, .secretServiceAttributes] + AttributeKey.indexed {

@@ -39,6 +39,9 @@ final class KeychainEngine {
     private let mapsDatabase: Bool
     /// The TPM's anti-rollback counter, for a keychain bound to a TPM.
     private(set) var rollbackCounter: RollbackCounter?
+    /// True while a `changingKeybag` call runs, so that one nested in it (a passcode change inside its passcode
+    /// check) folds nothing twice.
+    var isChangingKeybag = false
     /// The KDF calibrated for this machine, once one was needed while no passcode KDF is recorded.
     private var calibratedKDF: PasscodeKDF?
     /// Where the passcode lockout reads the time.
@@ -166,7 +169,8 @@ final class KeychainEngine {
         var derivedWith = keybag.passcodeKDF
         var passcodeKey =
             if let derived, derived.kdf == keybag.passcodeKDF { derived.key } else { try derivePasscodeKey(passcode) }
-        let outcome: Swift.Result<Result, KeychainError> = try connection.transaction {
+        // The attempt count is part of the keybag's code in a TPM-bound keychain's state digest.
+        let outcome: Swift.Result<Result, KeychainError> = try changingKeybag {
             try keybag.refreshPasscodeState(connection)
             guard keybag.hasPasscode else { return .success(try check(nil)) }
             if keybag.passcodeKDF != derivedWith {
@@ -218,15 +222,16 @@ final class KeychainEngine {
             try connection.transaction {
                 let keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
-                    try connection.execute(
-                        "DELETE FROM items WHERE protection = ?",
-                        [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
+                    try deleteItemRows(
+                        where: "protection = ?", [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
                 }
                 // Re-wrap a copy: the engine's keybag changes only once the transaction has committed.
                 var rewrapped = keybag
-                try rewrapped.rewrap(
-                    keys, newPasscode: newPasscode, kdf: derivedNew?.kdf ?? kdf ?? freshKDF(),
-                    derivedKey: derivedNew?.key, in: connection)
+                try changingKeybag {
+                    try rewrapped.rewrap(
+                        keys, newPasscode: newPasscode, kdf: derivedNew?.kdf ?? kdf ?? freshKDF(),
+                        derivedKey: derivedNew?.key, in: connection)
+                }
                 return (keys, rewrapped)
             }
         }

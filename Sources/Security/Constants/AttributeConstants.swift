@@ -106,3 +106,11 @@ nonisolated(unsafe) public let kSecAttrSyncViewHint: CFString = "vwht"
 nonisolated(unsafe) public let kSecAttrTokenID: CFString = "tkid"
 /// The Secure Enclave token (on Linux, the device key's holder).
 nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
+/// Clavis's own key attribute, with no Apple equivalent: for a `kSecAttrTokenIDSecureEnclave` key, what holds its
+/// private part, `kClavisTokenHolderTPM` or `kClavisTokenHolderSoftware`. `SecKeyCopyAttributes` and
+/// `SecItemCopyMatching` report it; a caller cannot set it.
+nonisolated(unsafe) public let kClavisAttrTokenHolder: CFString = "clavis.tokenHolder"
+/// `kClavisAttrTokenHolder`'s value for a key made in the keychain's TPM 2.0, whose private part never leaves it.
+nonisolated(unsafe) public let kClavisTokenHolderTPM: CFString = "tpm"
+/// `kClavisAttrTokenHolder`'s value for a key the keychain service made and keeps in software (no TPM).
+nonisolated(unsafe) public let kClavisTokenHolderSoftware: CFString = "software"

@@ -48,6 +48,8 @@ import Testing
         let key = try makeEnclaveKey(tag: uniqueTag())
         let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
         #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
+        // No TPM holds this keychain: Clavis's own attribute says the service keeps the key in software.
+        #expect(attributes[kClavisAttrTokenHolder as String] as? String == kClavisTokenHolderSoftware as String)
         #expect(attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String)
         #expect(attributes[kSecAttrKeySizeInBits as String] as? Int == 256)
         #expect(attributes[kSecAttrIsPermanent as String] as? Bool == true)
@@ -118,6 +120,7 @@ import Testing
         #expect(verify(try publicKey(of: key), .ecdsaSignatureMessageX962SHA256, message, signature).0)
         let attributes = try #require(copyMatching(query.merging([kSecReturnAttributes as String: true]) { $1 }).1)
         #expect((attributes as? [String: Any])?[kSecAttrTokenID as String] as? String == "com.apple.setoken")
+        #expect((attributes as? [String: Any])?[kClavisAttrTokenHolder as String] as? String == "software")
 
         // kSecReturnData, adding it again, and moving it off the token are refused.
         #expect(copyMatching(query.merging([kSecReturnData as String: true]) { $1 }).0 == errSecParam)
@@ -128,6 +131,9 @@ import Testing
         #expect(SecItemAdd(add as CFDictionary, nil) == errSecDuplicateItem)
         #expect(
             SecItemUpdate(query as CFDictionary, [kSecAttrTokenID as String: "other"] as CFDictionary) == errSecParam)
+        #expect(
+            SecItemUpdate(query as CFDictionary, [kClavisAttrTokenHolder as String: "tpm"] as CFDictionary)
+                == errSecParam)
         let injected: [String: Any] = [
             kSecClass as String: kSecClassKey, kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
             kSecAttrKeyClass as String: kSecAttrKeyClassPrivate, kSecAttrApplicationTag as String: uniqueTag(),

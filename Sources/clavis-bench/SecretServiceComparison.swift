@@ -1,0 +1,126 @@
+#if os(Linux)
+    import Foundation
+    import Glibc
+
+    /// A lookup through the freedesktop Secret Service as Python programs make it (`secretstorage`: a collection's
+    /// `SearchItems` by attributes, then the item's `GetSecret` in a `dh-ietf1024-sha256-aes128-cbc-pkcs7` session),
+    /// against clavisd's provider and gnome-keyring's, each on a private session bus of its own, call by call
+    /// alternating in one Python process.
+    enum SecretServiceComparison {
+        /// The `clavisd` beside this executable when gnome-keyring, dbus-daemon and Python's `secretstorage` are
+        /// installed (the team's gnome-keyring peer script installs them); else why the comparison is skipped.
+        static func availability() -> Result<String, CLIComparison.SkipReason> {
+            let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            let clavisd = executable.deletingLastPathComponent().appendingPathComponent("clavisd").path
+            guard access(clavisd, X_OK) == 0 else {
+                return .failure(CLIComparison.SkipReason("no clavisd binary at \(clavisd)"))
+            }
+            for tool in ["gnome-keyring-daemon", "dbus-daemon", "busctl"] where ChildProcess.find(tool) == nil {
+                return .failure(
+                    CLIComparison.SkipReason("\(tool) is not installed (bash gnome-keyring-peer.sh --install)"))
+            }
+            guard ChildProcess.run(python, ["-c", "import secretstorage"], discardingErrors: true).status == 0 else {
+                return .failure(CLIComparison.SkipReason("\(python) has no secretstorage (python3-secretstorage)"))
+            }
+            return .success(clavisd)
+        }
+
+        /// Debian's Python, where `python3-secretstorage` lives.
+        private static let python = "/usr/bin/python3"
+
+        /// Starts both providers, stores `lookups` items in each, times as many lookups on each and returns the
+        /// rows and the ratio.
+        static func measure(clavisd: String, lookups: Int) throws -> [String] {
+            let folder = NSTemporaryDirectory() + "clavis-bench-secret-service-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try Data(lookupScript.utf8).write(to: URL(fileURLWithPath: folder + "/lookups.py"))
+            let run = ChildProcess.run(
+                "/bin/bash", ["-c", providersScript, "bash", folder, clavisd, python, String(lookups)],
+                discardingErrors: true)  // dbus-daemon warns that it may not raise its file limit
+            let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
+            guard run.status == 0 else {
+                throw CLIComparison.SkipReason("the comparison failed: \(lines.joined(separator: "; "))")
+            }
+            return lines
+        }
+
+        /// Starts a session bus for each provider (gnome-keyring unlocked with a passphrase, clavisd in user mode on
+        /// a fresh keychain), waits until each owns `org.freedesktop.secrets`, runs the Python lookups, stops them.
+        private static let providersScript = """
+            set -eu
+            folder="$1" clavisd="$2" python="$3" lookups="$4"
+            export HOME="$folder/home" XDG_RUNTIME_DIR="$folder/run" XDG_DATA_HOME="$folder/share"
+            mkdir -p -m 700 "$HOME" "$XDG_RUNTIME_DIR" "$XDG_DATA_HOME" "$folder/clavis" "$folder/apps"
+            peer="unix:path=$folder/peer.bus" ours="unix:path=$folder/ours.bus"
+            pids=""
+            trap 'kill $pids 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+            dbus-daemon --session --nofork --nopidfile --address="$peer" 2>/dev/null & pids="$pids $!"
+            dbus-daemon --session --nofork --nopidfile --address="$ours" 2>/dev/null & pids="$pids $!"
+            for _ in $(seq 200); do
+                [ -S "$folder/peer.bus" ] && [ -S "$folder/ours.bus" ] && break; sleep 0.05
+            done
+            printf pass | DBUS_SESSION_BUS_ADDRESS="$peer" gnome-keyring-daemon --foreground --unlock \\
+                --components=secrets >"$folder/peer.log" 2>&1 & pids="$pids $!"
+            DBUS_SESSION_BUS_ADDRESS="$ours" "$clavisd" --user --socket "$folder/clavisd.sock" \\
+                --state "$folder/clavis" --registry "$folder/apps" 2>"$folder/clavisd.log" & pids="$pids $!"
+            for address in "$peer" "$ours"; do
+                owned=no
+                for _ in $(seq 200); do
+                    if busctl --address="$address" status org.freedesktop.secrets >/dev/null 2>&1; then
+                        owned=yes; break
+                    fi
+                    sleep 0.05
+                done
+                [ "$owned" = yes ] || { echo "no Secret Service on $address"; cat "$folder"/*.log; exit 1; }
+            done
+            "$python" "$folder/lookups.py" "$peer" "$ours" "$lookups"
+            """
+
+        /// Stores the same items in both providers, then looks each up in both, alternating which goes first, and
+        /// prints a row per provider (microseconds) and the ratio of their medians.
+        private static let lookupScript = """
+            import random, statistics, sys, time
+            import secretstorage
+            from jeepney.io.blocking import open_dbus_connection
+
+            peer_address, ours_address, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+            collections = {}
+            for name, address in (("gnome-keyring", peer_address), ("clavisd", ours_address)):
+                connection = open_dbus_connection(bus=address)
+                collection = secretstorage.get_default_collection(connection)
+                if collection.is_locked():
+                    sys.exit("the %s collection is locked" % name)
+                for index in range(count):
+                    collection.create_item("bench-%d" % index, {"bench": "ss", "id": str(index)},
+                                           b"secret-%d" % index)
+                collections[name] = collection
+
+            def lookup(collection, index):
+                items = list(collection.search_items({"bench": "ss", "id": str(index)}))
+                assert len(items) == 1, "%d items for %d" % (len(items), index)
+                assert items[0].get_secret() == b"secret-%d" % index
+
+            timings = {name: [] for name in collections}
+            order = list(range(count))
+            random.Random(7).shuffle(order)
+            for turn, index in enumerate(order):
+                names = list(collections) if turn % 2 == 0 else list(reversed(list(collections)))
+                for name in names:
+                    start = time.perf_counter_ns()
+                    lookup(collections[name], index)
+                    timings[name].append((time.perf_counter_ns() - start) / 1000)
+
+            def row(name, values):
+                values = sorted(values)
+                p99 = values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+                return "secretstorage search+get_secret (%s)  n=%d  p50 %.1f  p99 %.1f" % (
+                    name, len(values), statistics.median(values), p99)
+
+            for name, values in timings.items():
+                print(row(name, values))
+            ratio = statistics.median(timings["gnome-keyring"]) / statistics.median(timings["clavisd"])
+            print("Secret Service lookup: clavisd %.2fx faster than gnome-keyring (p50, same run)" % ratio)
+            """
+    }
+#endif

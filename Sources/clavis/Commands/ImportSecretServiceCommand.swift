@@ -1,0 +1,130 @@
+import ClavisClient
+import ClavisCore
+import ClavisCrypto
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// `import-secret-service`: copies every item of the Secret Service provider running on the session bus
+/// (gnome-keyring, KeePassXC) into the keychain, as Clavis's own provider holds them (`SecretServiceItem`), so that
+/// programs find them there once clavisd provides the Secret Service. An item whose collection already holds one
+/// with the same attributes is left as it is, so the import may be run again.
+struct ImportSecretServiceCommand: RunnableCommand {
+    /// Counts what would be imported, writing nothing.
+    var dryRun: Bool
+    /// The group the items go to.
+    var accessGroup: String
+
+    static let descriptor = CommandDescriptor(
+        name: "import-secret-service",
+        summary: "Copy every item of the Secret Service provider on the session bus (gnome-keyring, KeePassXC).",
+        options: [
+            OptionSpec(flag: "-n", valueName: nil, help: "dry run: count what would be imported, write nothing"),
+            OptionSpec(
+                flag: "-G", valueName: "group",
+                help: "the access group to import into (default \(SecretServiceItem.sharedAccessGroup), the group "
+                    + "Secret Service clients share)"),
+        ]
+    ) { (parsed) throws(UsageError) in
+        ImportSecretServiceCommand(
+            dryRun: parsed.has("-n"), accessGroup: parsed.value("-G") ?? SecretServiceItem.sharedAccessGroup)
+    }
+
+    /// What an import did, or would do.
+    private struct Tally {
+        var imported = 0
+        var alreadyPresent = 0
+        var collections: Set<String> = []
+        var locked: [(label: String, items: Int)] = []
+    }
+
+    func run(_ context: CommandContext) -> Int32 {
+        var tally = Tally()
+        do throws(KeychainError) {
+            let source = try SecretServiceSource()
+            if Self.executableName(of: source.ownerPID) == "clavisd" {
+                throw KeychainError(
+                    .param,
+                    "the Secret Service on this session bus is clavisd itself: run the import while the other "
+                        + "provider owns org.freedesktop.secrets")
+            }
+            let keychain = try KeychainClient()
+            try source.forEachItem { (item) throws(KeychainError) in
+                tally.collections.insert(item.collection)
+                if try isPresent(item, in: keychain) {
+                    tally.alreadyPresent += 1
+                    return
+                }
+                tally.imported += 1
+                guard !dryRun else { return }
+                let stored = SecretServiceItem(
+                    collection: item.collection, id: Self.newID(), label: item.label, attributes: item.attributes,
+                    secret: item.secret, contentType: item.contentType)
+                _ = try keychain.add(stored.newItem(accessGroup: accessGroup))
+            } locked: { label, items in
+                tally.locked.append((label, items))
+            }
+        } catch {
+            return context.fail("import-secret-service", error)
+        }
+        report(tally, context)
+        // Items of a collection that stayed locked were not imported: errSecInteractionNotAllowed's exit status.
+        return tally.locked.isEmpty
+            ? ExitStatus.success : ExitStatus.forStatus(KeychainError.Code.interactionNotAllowed.rawValue)
+    }
+
+    /// True when the item's collection already holds an item with exactly its attributes in the target group.
+    private func isPresent(_ item: SecretServiceSource.SourceItem, in keychain: KeychainClient) throws(KeychainError)
+        -> Bool
+    {
+        var query = SecretServiceItem.query(collection: item.collection, attributes: item.attributes)
+        query.accessGroups = [accessGroup]
+        return try keychain.find(query).contains { found in
+            guard case .data(let encoded) = found.attributes[.secretServiceAttributes] else { return false }
+            return SecretServiceAttributes(encoded: encoded)?.pairs == item.attributes
+        }
+    }
+
+    private func report(_ tally: Tally, _ context: CommandContext) {
+        if context.json {
+            let locked: [JSONValue] = tally.locked.map {
+                .object(["label": .string($0.label), "items": .integer($0.items)])
+            }
+            let object: [String: JSONValue] = [
+                dryRun ? "wouldImport" : "imported": .integer(tally.imported),
+                "alreadyPresent": .integer(tally.alreadyPresent),
+                "collections": .array(tally.collections.sorted().map { .string($0) }), "locked": .array(locked),
+                "dryRun": .bool(dryRun),
+            ]
+            Console.out(ItemFormatter.jsonText(.object(object)))
+            return
+        }
+        let collections = tally.collections.count == 1 ? "1 collection" : "\(tally.collections.count) collections"
+        Console.out(
+            (dryRun ? "would import" : "imported") + " \(tally.imported) items from \(collections); "
+                + "\(tally.alreadyPresent) already in the keychain")
+        for (label, items) in tally.locked {
+            Console.error(
+                "clavis: import-secret-service: the collection \"\(ItemFormatter.printable(label))\" stayed locked: "
+                    + "its \(items) items were not imported")
+        }
+    }
+
+    /// A new item id: 16 random hexadecimal digits, as Clavis's provider names its items.
+    private static func newID() -> String {
+        let digits = Array("0123456789abcdef")
+        return String(SecureRandom.bytes(count: 8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
+    }
+
+    /// The file name of the executable process `pid` runs, when it can be read.
+    private static func executableName(of pid: UInt32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.split(separator: "/").last.map(String.init)
+    }
+}
