@@ -82,18 +82,39 @@ struct SecretServiceKeychain: Sendable {
     func isLocked(_ item: StoredItem) -> Bool { isLocked || (item.hasAccessControl && !isAuthenticated) }
 
     /// True when the caller's items go to the group every Secret Service client shares (`SecretServiceSharing`).
-    var isShared: Bool { service.entitlements.defaultGroup == SecretServiceSharing.sharedGroup }
+    var isShared: Bool { service.entitlements.defaultGroup == SecretServiceItem.sharedAccessGroup }
 
     /// True unless the keychain is unlocked: its collections and items are then locked.
     var isLocked: Bool { service.keychain.lockState != .unlocked }
 
     // MARK: Collections
 
-    /// Every collection the caller sees: `login` first, then the others by name.
+    /// Every collection the caller sees: `login` first, then the others by name. A collection holding items but no
+    /// marker (items `clavis import-secret-service` copied from another provider) is listed under its name once its
+    /// items can be read.
     func collections() throws(SecretServiceError) -> [Collection] {
+        var found = try markedCollections()
+        for item in (try? items(in: nil, matching: [:])) ?? [] where found[item.collection] == nil {
+            found[item.collection] = Self.unmarked(item.collection)
+        }
+        let login = found.removeValue(forKey: SecretServiceObject.defaultCollection)
+        return [login ?? Self.unmarked(SecretServiceObject.defaultCollection)]
+            + found.values.sorted { $0.name < $1.name }
+    }
+
+    /// The collection `name`, or `nil` when the caller has none of that name (looking only at that collection's
+    /// items, through their digests, when it has no marker).
+    func collection(named name: String) throws(SecretServiceError) -> Collection? {
+        if let marked = try markedCollections()[name] { return marked }
+        if name == SecretServiceObject.defaultCollection { return Self.unmarked(name) }
+        let holdsItems = !((try? items(in: name, matching: [:])) ?? []).isEmpty
+        return holdsItems ? Self.unmarked(name) : nil
+    }
+
+    /// The collections with a marker, by name. Before the first unlock even markers are closed: there are none then.
+    private func markedCollections() throws(SecretServiceError) -> [String: Collection] {
         var found: [String: Collection] = [:]
         let query = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(Self.collectionMarker)])
-        // Before the first unlock even markers are closed: the collections are then `login` alone.
         if case .done(let markers) = try call({ () throws(KeychainError) in try service.find(query) }) {
             for marker in markers {
                 guard let name = marker.attributes[.account]?.stringValue else { continue }
@@ -103,16 +124,13 @@ struct SecretServiceKeychain: Sendable {
                     modified: Self.seconds(marker.attributes[.modificationDate]))
             }
         }
-        let login = found.removeValue(forKey: SecretServiceObject.defaultCollection)
-        return [
-            login ?? Collection(name: SecretServiceObject.defaultCollection, label: "Login", created: 0, modified: 0)
-        ]
-            + found.values.sorted { $0.name < $1.name }
+        return found
     }
 
-    /// The collection `name`, or `nil` when the caller has none of that name.
-    func collection(named name: String) throws(SecretServiceError) -> Collection? {
-        try collections().first { $0.name == name }
+    /// A collection without a marker: `login`, or one named by its items; labelled by its name (`Login` for `login`).
+    private static func unmarked(_ name: String) -> Collection {
+        Collection(
+            name: name, label: name == SecretServiceObject.defaultCollection ? "Login" : name, created: 0, modified: 0)
     }
 
     /// Creates a collection labelled `label`, named after it (letters, digits and `_`; a number added when taken).
@@ -179,9 +197,7 @@ struct SecretServiceKeychain: Sendable {
     func items(in collection: String?, matching attributes: [String: String]) throws(SecretServiceError)
         -> [StoredItem]
     {
-        let query = ItemQuery(
-            itemClass: .genericPassword, attributes: collection.map { [.service: .string($0)] } ?? [:],
-            secretServiceAttributes: attributes)
+        let query = SecretServiceItem.query(collection: collection, attributes: attributes)
         let found = try unwrap(call { () throws(KeychainError) in try service.find(query) })
         return found.compactMap(Self.storedItem)
     }
@@ -217,13 +233,10 @@ struct SecretServiceKeychain: Sendable {
             let hex = String(byte, radix: 16)
             return hex.count == 1 ? "0" + hex : hex
         }.joined()
-        let new = NewItem(
-            itemClass: .genericPassword,
-            attributes: [
-                .service: .string(collection), .account: .string(id), .label: .string(label),
-                .generic: .string(contentType),
-                .secretServiceAttributes: .data(SecretServiceAttributes(attributes).encoded),
-            ], secret: secret)
+        let new = SecretServiceItem(
+            collection: collection, id: id, label: label, attributes: attributes, secret: secret,
+            contentType: contentType
+        ).newItem(accessGroup: service.entitlements.defaultGroup)
         let stored = try unwrap(call { () throws(KeychainError) in try service.add(new) })
         guard let item = Self.storedItem(stored) else { throw SecretServiceError(.failed, "the item was not stored") }
         return (item, false)
