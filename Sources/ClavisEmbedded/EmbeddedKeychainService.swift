@@ -65,6 +65,10 @@ public final class EmbeddedKeychainService: KeychainService {
         return try Self.answer { () throws(KeychainError) in Self.publicOnly(try keychain.find(scoped)) }
     }
 
+    public func lockedItemReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
+        try keychain.lockedReferences(try scoped(query))
+    }
+
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
         try updateNamingItems(query, with: changes).map(\.count)
     }

@@ -5,6 +5,7 @@ public import FoundationEssentials
 public enum Request: Sendable {
     case add(NewItem)
     case find(ItemQuery)
+    case lockedItemReferences(ItemQuery)
     case update(ItemQuery, ItemChanges)
     case delete(ItemQuery)
     case lock
@@ -31,6 +32,9 @@ public enum Request: Sendable {
             writer.newItem(item)
         case .find(let query):
             writer.byte(2)
+            writer.query(query)
+        case .lockedItemReferences(let query):
+            writer.byte(14)
             writer.query(query)
         case .update(let query, let changes):
             writer.byte(3)
@@ -118,6 +122,7 @@ public enum Request: Sendable {
         case 13:
             self = .useKey(
                 PersistentReference(bytes: Array(try reader.lengthPrefixed())), try reader.keyUse(), try reader.proof())
+        case 14: self = .lockedItemReferences(try reader.query())
         case 20: self = .promptForPasscode(try reader.prompt())
         case 21: self = .biometryStatus
         case 22: self = .scanBiometry(reason: try reader.string(), try reader.session())
@@ -158,6 +163,8 @@ public enum Response: Sendable {
     case keyResult(SecureBytes)
     /// What a purge of access groups deleted and kept.
     case purge(AccessGroupPurge)
+    /// Items named by their persistent references: the locked items a query matches.
+    case references([PersistentReference])
 
     /// The response's bytes (which may hold secrets: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -216,6 +223,10 @@ public enum Response: Sendable {
             writer.uint64(UInt64(max(purge.deleted, 0)))
             writer.strings(purge.purgedGroups)
             writer.strings(purge.keptGroups)
+        case .references(let references):
+            writer.byte(12)
+            writer.uint32(UInt32(references.count))
+            for reference in references { writer.lengthPrefixed(reference.bytes) }
         }
     }
 
@@ -249,6 +260,11 @@ public enum Response: Sendable {
                     accessControlled: try count(&reader)))
         case 10: self = .restore(RestoreSummary(restored: try count(&reader), alreadyPresent: try count(&reader)))
         case 11: self = .keyResult(try reader.secret())
+        case 12:
+            let total = try reader.uint32()
+            var references: [PersistentReference] = []
+            for _ in 0..<total { references.append(PersistentReference(bytes: Array(try reader.lengthPrefixed()))) }
+            self = .references(references)
         case 20: self = .biometry(try reader.biometry())
         case 21: self = .biometricCheck(try reader.enrolment())
         case 22: self = .accessLog(try reader.data())

@@ -55,6 +55,11 @@ public final class RemoteKeychainService: KeychainService {
         }
     }
 
+    public func lockedItemReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
+        guard case .references(let references) = try call(.lockedItemReferences(query)) else { throw unexpected() }
+        return references
+    }
+
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
         try answer(.update(query, changes), count)
     }

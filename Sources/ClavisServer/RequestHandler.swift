@@ -35,6 +35,10 @@ enum RequestHandler {
                     return .items(found)
                 }
                 return (answered, subject)
+            case .lockedItemReferences(let query):
+                let references = try service.lockedItemReferences(query)
+                subject.items = references
+                return (.references(references), subject)
             case .update(let query, let changes):
                 let answered = response(try service.updateNamingItems(query, with: changes)) { changed in
                     subject.items = changed
@@ -107,6 +111,7 @@ enum RequestHandler {
                 operation: "add", itemClass: item.itemClass,
                 accessGroups: [item.attributes[.accessGroup]?.stringValue ?? defaultGroup].compactMap { $0 })
         case .find(let query): queried("find", query)
+        case .lockedItemReferences(let query): queried("lockedItemReferences", query)
         case .update(let query, _): queried("update", query)
         case .delete(let query): queried("delete", query)
         case .addGeneratedKey(let item):

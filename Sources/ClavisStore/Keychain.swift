@@ -162,6 +162,15 @@ public final class Keychain: Sendable {
         try perform { try $0.find(query) }
     }
 
+    /// The persistent references of the items matching `query` that the lock state keeps closed, found by their
+    /// lookup digests without decrypting anything (`KeychainEngine.lockedReferences`); empty while every class is
+    /// open.
+    ///
+    /// - Throws: `param` for a query naming an attribute that only the sealed attributes hold.
+    public func lockedReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
+        try perform { try $0.lockedReferences(query) }
+    }
+
     /// Applies `changes` to every item matching `query` (one transaction) and returns how many changed.
     public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> Int {
         try updateNamingItems(query, with: changes).count

@@ -51,6 +51,28 @@ import Testing
         #expect(back == purge)
     }
 
+    @Test func aLockedItemsQueryCarriesItsQueryAndItsAnswerTheReferences() throws {
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("login")],
+            secretServiceAttributes: ["user": "anna"], accessGroups: ["org.freedesktop.secrets"])
+        guard case .lockedItemReferences(let back) = try roundTrip(.lockedItemReferences(query)) else {
+            Issue.record("not a locked-items query")
+            return
+        }
+        #expect(back.attributes == query.attributes)
+        #expect(back.secretServiceAttributes == query.secretServiceAttributes)
+        #expect(back.accessGroups == query.accessGroups)
+        let references = [
+            PersistentReference(bytes: Array("genp".utf8) + Array(repeating: 1, count: 16)),
+            PersistentReference(bytes: Array("genp".utf8) + Array(repeating: 2, count: 16)),
+        ]
+        guard case .references(let answered) = try roundTrip(.references(references)) else {
+            Issue.record("not a references answer")
+            return
+        }
+        #expect(answered == references)
+    }
+
     @Test func aQueryKeepsEveryField() throws {
         let query = ItemQuery(
             itemClass: .genericPassword, attributes: [.service: .string("s")],

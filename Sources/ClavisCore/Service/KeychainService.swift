@@ -24,6 +24,16 @@ public protocol KeychainService: Sendable {
     /// The matching items in insertion order, at most `query.limit`; an empty array when none match.
     func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]>
 
+    /// The persistent references of the matching items that `find` cannot read while the keychain is locked (their
+    /// protection class is closed), in insertion order, at most `query.limit`: what an unlock would open. Found
+    /// without decrypting anything, by the attributes the store keeps keyed lookup digests of (`AttributeKey.indexed`,
+    /// Secret Service pairs, the access groups, which the caller's groups narrow as for `find`) and the protection
+    /// class; nothing but the references is revealed. A digest is short, so a collision only adds a candidate that
+    /// the unlocked item may turn out not to match. Empty while the keychain is unlocked.
+    ///
+    /// - Throws: `param` for a query naming another attribute (only the sealed item could answer it).
+    func lockedItemReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference]
+
     /// Applies `changes` to every matching item in one transaction; how many changed.
     func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int>
 

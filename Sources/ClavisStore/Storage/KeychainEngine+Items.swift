@@ -306,7 +306,7 @@ extension KeychainEngine {
     }
 
     /// The conditions that narrow the rows by the columns a query can be checked against without decrypting.
-    private func candidateConditions(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
+    func candidateConditions(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
         String, [DatabaseValue]
     ) {
         var conditions = ["class = ?", "tombstone = 0"]
