@@ -6,6 +6,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/// The description of the object at `path` when its property `property` can be read: NULL with `error` set when
+/// the description failed, or when the lock seals the property (`IsLocked`).
+static const clavis_ss_reply *readable(void *userdata, const char *path, const char *property, sd_bus_error *error) {
+    const clavis_ss_reply *reply = describe(userdata, path, error);
+    if (reply != NULL && reply->details_sealed) {
+        sd_bus_error_setf(error, SECRET_INTERFACE ".Error.IsLocked", "the item is locked: its %s is sealed with it",
+                          property);
+        return NULL;
+    }
+    return reply;
+}
+
 int get_children(sd_bus *bus, const char *path, const char *interface, const char *property,
                  sd_bus_message *value, void *userdata, sd_bus_error *error) {
     (void)bus, (void)interface, (void)property;
@@ -16,6 +28,8 @@ int get_children(sd_bus *bus, const char *path, const char *interface, const cha
 int get_label(sd_bus *bus, const char *path, const char *interface, const char *property,
               sd_bus_message *value, void *userdata, sd_bus_error *error) {
     (void)bus, (void)interface, (void)property;
+    // A sealed item's label reads empty rather than failing: secretstorage reads it to learn whether the item
+    // exists, and takes any other error for a failure of the whole search.
     const clavis_ss_reply *reply = describe(userdata, path, error);
     return reply == NULL ? -sd_bus_error_get_errno(error)
                          : sd_bus_message_append(value, "s", reply->label != NULL ? reply->label : "");
@@ -31,7 +45,7 @@ int get_locked(sd_bus *bus, const char *path, const char *interface, const char 
 int get_date(sd_bus *bus, const char *path, const char *interface, const char *property,
              sd_bus_message *value, void *userdata, sd_bus_error *error) {
     (void)bus, (void)interface;
-    const clavis_ss_reply *reply = describe(userdata, path, error);
+    const clavis_ss_reply *reply = readable(userdata, path, property, error);
     if (reply == NULL) return -sd_bus_error_get_errno(error);
     return sd_bus_message_append(value, "t", strcmp(property, "Created") == 0 ? reply->created : reply->modified);
 }
@@ -39,7 +53,7 @@ int get_date(sd_bus *bus, const char *path, const char *interface, const char *p
 int get_attributes(sd_bus *bus, const char *path, const char *interface, const char *property,
                    sd_bus_message *value, void *userdata, sd_bus_error *error) {
     (void)bus, (void)interface, (void)property;
-    const clavis_ss_reply *reply = describe(userdata, path, error);
+    const clavis_ss_reply *reply = readable(userdata, path, property, error);
     if (reply == NULL) return -sd_bus_error_get_errno(error);
     int result = sd_bus_message_open_container(value, 'a', "{ss}");
     for (size_t index = 0; result >= 0 && index < reply->attribute_names.count; index++) {

@@ -99,6 +99,8 @@ void clavis_ss_reply_describe(clavis_ss_reply *reply, const char *label, int loc
     reply->modified = modified;
 }
 
+void clavis_ss_reply_seal_details(clavis_ss_reply *reply) { reply->details_sealed = 1; }
+
 void clavis_ss_reply_add_attribute(clavis_ss_reply *reply, const char *name, const char *value) {
     push(reply, &reply->attribute_names, name);
     push(reply, &reply->attribute_values, value);

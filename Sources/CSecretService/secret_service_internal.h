@@ -43,6 +43,7 @@ struct clavis_ss_reply {
     size_t secret_capacity;
     char *label;
     int locked;
+    int details_sealed;
     uint64_t created;
     uint64_t modified;
     string_list attribute_names;

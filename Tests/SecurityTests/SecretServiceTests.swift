@@ -14,13 +14,13 @@ import Testing
         for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    private func start(apps: [String: [String: Any]] = [:], options: [String] = []) throws -> SecretServiceDaemon {
+    func start(apps: [String: [String: Any]] = [:], options: [String] = []) throws -> SecretServiceDaemon {
         let daemon = try SecretServiceDaemon(apps: apps, options: options)
         daemons.append(daemon)
         return daemon
     }
 
-    private func folder(_ prefix: String) throws -> String {
+    func folder(_ prefix: String) throws -> String {
         let folder = try makeTemporaryFolder(prefix)
         folders.append(folder)
         return folder
@@ -212,7 +212,8 @@ import Testing
             connection = secretstorage.dbus_init()
             collection = secretstorage.get_default_collection(connection)
             assert collection.is_locked()
-            assert list(collection.search_items({"service": "guarded"})) == []
+            [found] = collection.search_items({"service": "guarded"})
+            assert found.is_locked()
             dismissed = collection.unlock()
             print("dismissed" if dismissed else "unlocked", collection.is_locked())
             if not dismissed:
@@ -318,9 +319,11 @@ import Testing
         // As clavis import-secret-service leaves them: items of another provider's collection, without a marker.
         let (service, client) = try startWithThisProcessSharing()
         let imported = SecretServiceItem(
-            collection: "Imported", id: "7", label: "from elsewhere", attributes: ["origin": "gnome-keyring"],
+            collection: "Imported", label: "from elsewhere", attributes: ["origin": "gnome-keyring"],
             secret: SecureBytes(Data("carried over".utf8)), contentType: "text/plain")
-        guard case .done = try client.service.add(imported.newItem(accessGroup: SecretServiceItem.sharedAccessGroup))
+        guard
+            case .done(let stored) = try client.service.add(
+                imported.newItem(accessGroup: SecretServiceItem.sharedAccessGroup))
         else {
             Issue.record("the item could not be added")
             return
@@ -339,7 +342,7 @@ import Testing
         #expect(
             run.standardOutput == """
                 ['/org/freedesktop/secrets/collection/Imported', '/org/freedesktop/secrets/collection/login']
-                /org/freedesktop/secrets/collection/Imported/7 from elsewhere b'carried over'
+                /org/freedesktop/secrets/collection/Imported/\(SecretServiceItem.id(of: stored.persistentReference)) from elsewhere b'carried over'
                 Imported True
 
                 """)

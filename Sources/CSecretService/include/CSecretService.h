@@ -136,6 +136,10 @@ void clavis_ss_reply_add_secret(clavis_ss_reply *reply, const char *item, const 
 void clavis_ss_reply_describe(clavis_ss_reply *reply, const char *label, int locked, uint64_t created,
                               uint64_t modified);
 
+/// Marks the described item as sealed by the lock (CLAVIS_SS_DESCRIBE): its `Locked` and (empty) `Label` are read as
+/// described, and reading its Attributes, Created or Modified answers `IsLocked`.
+void clavis_ss_reply_seal_details(clavis_ss_reply *reply);
+
 /// Appends one of an item's attributes (CLAVIS_SS_DESCRIBE).
 void clavis_ss_reply_add_attribute(clavis_ss_reply *reply, const char *name, const char *value);
 

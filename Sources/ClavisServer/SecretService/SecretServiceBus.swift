@@ -125,6 +125,7 @@ enum SecretServiceBus {
             clavis_ss_reply_describe(
                 reply, description.label, description.locked ? 1 : 0, description.created, description.modified)
         }
+        if answer.detailsAreSealed { clavis_ss_reply_seal_details(reply) }
         for (name, value) in answer.attributes.sorted(by: { $0.key < $1.key }) {
             clavis_ss_reply_add_attribute(reply, name, value)
         }

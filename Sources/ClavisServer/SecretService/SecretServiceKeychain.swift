@@ -1,15 +1,16 @@
 import ClavisCore
-import ClavisCrypto
 import ClavisEmbedded
 import FoundationEssentials
 
 /// The Secret Service's collections and items as keychain items, for one caller (whose groups its keychain service
 /// applies):
 ///
-/// - An item is a generic password: `svce` the collection's name, `acct` the item's id (the last element of its path,
-///   random), `labl` its label, `ssat` its attributes (`SecretServiceAttributes`, searchable through keyed digests
-///   without decrypting other items), `gena` the secret's content type, the secret its value; `cdat`/`mdat` are its
-///   Created and Modified. It is `WhenUnlocked`: locking the keychain locks it.
+/// - An item is a generic password (`SecretServiceItem`): `svce` the collection's name, `labl` its label, `ssat` its
+///   attributes (`SecretServiceAttributes`, searchable through keyed digests without decrypting other items), `gena`
+///   the secret's content type, the secret its value; `cdat`/`mdat` are its Created and Modified; `acct` is random.
+///   Its id (the last element of its path) is its persistent reference in hexadecimal, which the store keeps
+///   unsealed: while the keychain is locked a search still names the items it matches, as locked. It is
+///   `WhenUnlocked`: locking the keychain locks it.
 /// - A collection other than `login` is a marker generic password: `svce` `org.freedesktop.Secret.Collection`,
 ///   `acct` its name, `labl` its label; `AfterFirstUnlock`, so that collections are listed while the keychain is
 ///   locked. `login`, the `default` alias, always exists.
@@ -68,7 +69,7 @@ struct SecretServiceKeychain: Sendable {
 
     /// The items among `objects` (paths) that stay locked while the keychain is open: those with an access control,
     /// until the caller proves the passcode.
-    func lockedItems(among objects: [String]) -> [String] {
+    func accessControlledItems(among objects: [String]) -> [String] {
         objects.filter { path in
             guard case .item(let collection, let id) = SecretServiceObject(path: path),
                 let item = try? item(id, in: collection)
@@ -174,13 +175,7 @@ struct SecretServiceKeychain: Sendable {
     /// Deletes the collection `name` and its items; the ids of the items deleted.
     func deleteCollection(_ name: String) throws(SecretServiceError) -> [String] {
         let ids = try items(in: name, matching: [:]).map(\.id)
-        let itemsQuery = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string(name)], authentication: proof)
-        for id in ids {
-            var query = itemsQuery
-            query.attributes[.account] = .string(id)
-            _ = try unwrap(call { () throws(KeychainError) in try service.delete(query) })
-        }
+        for id in ids { try deleteItem(id, in: name) }
         let marker = ItemQuery(
             itemClass: .genericPassword,
             attributes: [.service: .string(Self.collectionMarker), .account: .string(name)])
@@ -202,16 +197,52 @@ struct SecretServiceKeychain: Sendable {
         return found.compactMap(Self.storedItem)
     }
 
+    /// The paths of the items of `collection` (every collection the caller sees when `nil`) holding every pair of
+    /// `attributes` that the locked keychain keeps closed, found by their digests without decrypting anything
+    /// (`KeychainService.lockedItemReferences`); empty while the keychain is unlocked. An item's collection is
+    /// sealed with it, so a search of every collection asks each collection known while locked (`login` and those
+    /// with a marker) in turn.
+    func lockedItemPaths(in collection: String?, matching attributes: [String: String]) throws(SecretServiceError)
+        -> [String]
+    {
+        guard isLocked else { return [] }
+        let names = if let collection { [collection] } else { try collections().map(\.name) }
+        var paths: [String] = []
+        for name in names {
+            let query = SecretServiceItem.query(collection: name, attributes: attributes)
+            let references = try call { () throws(KeychainError) in try service.lockedItemReferences(query) }
+            paths += references.map {
+                SecretServiceObject.item(collection: name, id: SecretServiceItem.id(of: $0)).path
+            }
+        }
+        return paths
+    }
+
+    /// True when `collection` holds the item `id` and the locked keychain keeps it closed.
+    func isLockedItem(_ id: String, in collection: String) throws(SecretServiceError) -> Bool {
+        guard isLocked, let query = itemQuery(id, in: collection) else { return false }
+        return try !call { () throws(KeychainError) in try service.lockedItemReferences(query) }.isEmpty
+    }
+
     /// The item `id` of `collection`, with its secret when `withSecret`; `nil` when the caller has no such item.
     ///
     /// - Throws: `isLocked` while the keychain is locked.
     func item(_ id: String, in collection: String, withSecret: Bool = false) throws(SecretServiceError)
         -> StoredItem?
     {
-        let query = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
-            limit: .one, returnsSecret: withSecret, authentication: proof)
+        guard var query = itemQuery(id, in: collection) else { return nil }
+        query.limit = .one
+        query.returnsSecret = withSecret
         return try unwrap(call { () throws(KeychainError) in try service.find(query) }).first.flatMap(Self.storedItem)
+    }
+
+    /// The query for the item `id` of `collection`, by the persistent reference its id names, with the caller's
+    /// proof; `nil` for an id that names no reference.
+    private func itemQuery(_ id: String, in collection: String) -> ItemQuery? {
+        guard let reference = SecretServiceItem.reference(forID: id) else { return nil }
+        return ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string(collection)], persistentReference: reference,
+            authentication: proof)
     }
 
     /// Stores a new item in `collection`, or, with `replace`, updates the one there whose attributes are exactly
@@ -229,13 +260,8 @@ struct SecretServiceKeychain: Sendable {
             }
             return (updated, true)
         }
-        let id = SecureRandom.bytes(count: 8).map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
         let new = SecretServiceItem(
-            collection: collection, id: id, label: label, attributes: attributes, secret: secret,
-            contentType: contentType
+            collection: collection, label: label, attributes: attributes, secret: secret, contentType: contentType
         ).newItem(accessGroup: service.entitlements.defaultGroup)
         let stored = try unwrap(call { () throws(KeychainError) in try service.add(new) })
         guard let item = Self.storedItem(stored) else { throw SecretServiceError(.failed, "the item was not stored") }
@@ -253,18 +279,14 @@ struct SecretServiceKeychain: Sendable {
             changes.attributes[.secretServiceAttributes] = .data(SecretServiceAttributes(attributes).encoded)
         }
         if let contentType { changes.attributes[.generic] = .string(contentType) }
-        let query = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
-            authentication: proof)
+        guard let query = itemQuery(id, in: collection) else { throw SecretServiceError(.noSuchObject, "no such item") }
         let changed = try unwrap(call { () throws(KeychainError) in try service.update(query, with: changes) })
         guard changed > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }
     }
 
     /// Deletes the item `id` of `collection`.
     func deleteItem(_ id: String, in collection: String) throws(SecretServiceError) {
-        let query = ItemQuery(
-            itemClass: .genericPassword, attributes: [.service: .string(collection), .account: .string(id)],
-            authentication: proof)
+        guard let query = itemQuery(id, in: collection) else { throw SecretServiceError(.noSuchObject, "no such item") }
         let deleted = try unwrap(call { () throws(KeychainError) in try service.delete(query) })
         guard deleted > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }
     }
@@ -275,7 +297,7 @@ struct SecretServiceKeychain: Sendable {
     private static func storedItem(_ item: Item) -> StoredItem? {
         guard case .data(let encoded) = item.attributes[.secretServiceAttributes],
             let attributes = SecretServiceAttributes(encoded: encoded),
-            let collection = item.attributes[.service]?.stringValue, let id = item.attributes[.account]?.stringValue
+            let collection = item.attributes[.service]?.stringValue
         else { return nil }
         let contentType: String
         switch item.attributes[.generic] {
@@ -284,7 +306,7 @@ struct SecretServiceKeychain: Sendable {
         default: contentType = "text/plain"
         }
         return StoredItem(
-            collection: collection, id: id, label: item.attributes[.label]?.stringValue ?? "",
+            collection: collection, id: SecretServiceItem.id(of: item.persistentReference), label: item.attributes[.label]?.stringValue ?? "",
             attributes: attributes.pairs, contentType: contentType,
             created: seconds(item.attributes[.creationDate]), modified: seconds(item.attributes[.modificationDate]),
             secret: item.secret, hasAccessControl: item.attributes[.accessControl] != nil)

@@ -3,9 +3,9 @@ import ClavisCore
 /// The collection and item calls: each maps onto the caller's keychain (`SecretServiceKeychain`) and names the
 /// signals its change emits.
 extension SecretServiceProvider {
-    /// Service.SearchItems (every collection) or Collection.SearchItems. While the keychain is locked, items cannot
-    /// be listed (their ids are sealed with them): both lists are empty, and a client unlocks the collection (its
-    /// `Locked` property says so) before it searches.
+    /// Service.SearchItems (every collection) or Collection.SearchItems. While the keychain is locked, the items the
+    /// lock keeps closed are found by their digests (`SecretServiceKeychain.lockedItemPaths`) and answered in the
+    /// `locked` list, so that a client (libsecret's lookup) unlocks them and reads their secrets.
     func search(_ request: SecretServiceRequest, in object: SecretServiceObject, _ keychain: SecretServiceKeychain)
         throws(SecretServiceError) -> SecretServiceReply
     {
@@ -15,17 +15,21 @@ extension SecretServiceProvider {
         case .collection(let name): collection = try existing(name, keychain).name
         default: throw SecretServiceError(.noSuchObject, "no such collection")
         }
+        let attributes = request.attributes ?? [:]
+        var found: [SecretServiceKeychain.StoredItem] = []
         do {
-            let found = try keychain.items(in: collection, matching: request.attributes ?? [:])
-            let locked = found.filter(keychain.isLocked).map(\.object.path)
-            return SecretServiceReply(
-                paths: found.filter { !keychain.isLocked($0) }.map(\.object.path), secondPaths: locked)
+            found = try keychain.items(in: collection, matching: attributes)
         } catch  where error.kind == .isLocked {
-            return SecretServiceReply()
+            // Every matching item is closed: the locked list below names them.
         }
+        let closed = try keychain.lockedItemPaths(in: collection, matching: attributes)
+        return SecretServiceReply(
+            paths: found.filter { !keychain.isLocked($0) }.map(\.object.path),
+            secondPaths: found.filter(keychain.isLocked).map(\.object.path) + closed)
     }
 
-    /// Service.GetSecrets (the items that cannot be read are left out) and Item.GetSecret (strict: they fail).
+    /// Service.GetSecrets (the items that do not exist are left out) and Item.GetSecret (strict: they fail). A locked
+    /// item fails both with `IsLocked`: the client unlocks it first.
     func secrets(_ request: SecretServiceRequest, _ keychain: SecretServiceKeychain) throws(SecretServiceError)
         -> SecretServiceReply
     {
@@ -40,7 +44,7 @@ extension SecretServiceProvider {
                 }
                 reply.secrets.append(
                     (path, try session.seal(secret, contentType: item.contentType, path: request.object)))
-            } catch  where !request.strict {
+            } catch  where !request.strict && error.kind != .isLocked {
                 continue
             }
         }
@@ -125,7 +129,8 @@ extension SecretServiceProvider {
     }
 
     /// The properties of the service (Collections), a collection (Items, Label, Locked, Created, Modified) or an
-    /// item (Locked, Attributes, Label, Created, Modified). A locked item is described as locked and nothing more.
+    /// item (Locked, Attributes, Label, Created, Modified). An item the locked keychain keeps closed is described as
+    /// locked with an empty label, its attributes and dates sealed (`IsLocked`).
     func describe(_ object: SecretServiceObject, _ keychain: SecretServiceKeychain) throws(SecretServiceError)
         -> SecretServiceReply
     {
@@ -136,13 +141,15 @@ extension SecretServiceProvider {
             reply.description = ("", keychain.isLocked, 0, 0)
         case .collection(let name):
             let collection = try existing(name, keychain)
-            if !keychain.isLocked {
-                reply.paths = try keychain.items(in: collection.name, matching: [:]).map(\.object.path)
-            }
+            reply.paths =
+                keychain.isLocked
+                ? try keychain.lockedItemPaths(in: collection.name, matching: [:])
+                : try keychain.items(in: collection.name, matching: [:]).map(\.object.path)
             reply.description = (collection.label, keychain.isLocked, collection.created, collection.modified)
         case .item(let collection, let id):
-            if keychain.isLocked {
+            if try keychain.isLockedItem(id, in: collection) {
                 reply.description = ("", true, 0, 0)
+                reply.detailsAreSealed = true
                 return reply
             }
             guard let item = try keychain.item(id, in: collection) else {

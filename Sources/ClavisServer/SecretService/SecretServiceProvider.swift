@@ -146,7 +146,7 @@ final class SecretServiceProvider: @unchecked Sendable {
                 throw SecretServiceError(error)
             }
         }
-        guard keychain.isLocked || !keychain.lockedItems(among: objects).isEmpty else {
+        guard keychain.isLocked || !keychain.accessControlledItems(among: objects).isEmpty else {
             return SecretServiceReply(paths: objects)
         }
         let number = nextNumber()
@@ -174,7 +174,7 @@ final class SecretServiceProvider: @unchecked Sendable {
                             purpose: .unlock,
                             description: "A program asks through the Secret Service to unlock your keychain."))
                 }
-                if !keychain.lockedItems(among: objects).isEmpty {
+                if !keychain.accessControlledItems(among: objects).isEmpty {
                     _ = try keychain.service.promptForPasscode(
                         PasscodePrompt(
                             purpose: .verify(keychain.authentication.session),

@@ -10,6 +10,9 @@ struct SecretServiceReply {
     /// A described object's label, lock state, dates (seconds since 1970) and attributes.
     var description: (label: String, locked: Bool, created: UInt64, modified: UInt64)?
     var attributes: [String: String] = [:]
+    /// Whether the described item's attributes and dates are sealed by the lock: reading them is `IsLocked` (its
+    /// label reads empty: secretstorage reads it to learn whether the item exists, and fails on any other error).
+    var detailsAreSealed = false
     /// Whether a prompt was dismissed.
     var dismissed = false
     /// A prompt's asking, run on a thread of its own so that the bus serves other calls meanwhile: its reply (whether

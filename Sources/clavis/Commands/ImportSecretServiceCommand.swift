@@ -1,6 +1,5 @@
 import ClavisClient
 import ClavisCore
-import ClavisCrypto
 
 #if canImport(Glibc)
     import Glibc
@@ -61,8 +60,8 @@ struct ImportSecretServiceCommand: RunnableCommand {
                 tally.imported += 1
                 guard !dryRun else { return }
                 let stored = SecretServiceItem(
-                    collection: item.collection, id: Self.newID(), label: item.label, attributes: item.attributes,
-                    secret: item.secret, contentType: item.contentType)
+                    collection: item.collection, label: item.label, attributes: item.attributes, secret: item.secret,
+                    contentType: item.contentType)
                 _ = try keychain.add(stored.newItem(accessGroup: accessGroup))
             } locked: { label, items in
                 tally.locked.append((label, items))
@@ -111,12 +110,6 @@ struct ImportSecretServiceCommand: RunnableCommand {
                 "clavis: import-secret-service: the collection \"\(ItemFormatter.printable(label))\" stayed locked: "
                     + "its \(items) items were not imported")
         }
-    }
-
-    /// A new item id: 16 random hexadecimal digits, as Clavis's provider names its items.
-    private static func newID() -> String {
-        let digits = Array("0123456789abcdef")
-        return String(SecureRandom.bytes(count: 8).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
     }
 
     /// The file name of the executable process `pid` runs, when it can be read.
