@@ -1,3 +1,5 @@
+import ClavisClient
+import ClavisCore
 import Foundation
 import Testing
 
@@ -120,7 +122,9 @@ extension SecretServiceTests {
             let halves = line.dropFirst(2).dropLast(2).components(separatedBy: "], [")
             return "[[], [\(halves[0])]]"
         }
-        #expect(open[0].contains(", ") && open[1].contains(", ") && locked[0] == swapped(open[0]), "\(open[0]) then \(locked[0])")
+        #expect(
+            open[0].contains(", ") && open[1].contains(", ") && locked[0] == swapped(open[0]),
+            "\(open[0]) then \(locked[0])")
         #expect(locked[1] == swapped(open[1]), "\(open[1]) then \(locked[1])")
         #expect(locked[2] == open[2], "the collection's search lists its items, locked or not")
         #expect(locked[3] == "True")
@@ -128,5 +132,41 @@ extension SecretServiceTests {
         #expect(locked[5] == "error org.freedesktop.Secret.Error.IsLocked")
         #expect(locked[6] == "error org.freedesktop.Secret.Error.IsLocked")
         #expect(locked[7] == "[] True")
+    }
+
+    @Test(.preparedKeychain) func theDaemonNamesAClientsLockedItemsThroughItsSocketAndNothingSealed() throws {
+        let (service, client) = try startWithThisProcessSharing()
+        #expect(try service.secretTool("store", "--label=m", "service", "smtp", input: "hunter2").status == 0)
+        #expect(try service.secretTool("store", "--label=o", "service", "imap", input: "other").status == 0)
+        let smtp = SecretServiceItem.query(collection: "login", attributes: ["service": "smtp"])
+        let stored = try #require(try client.find(smtp).first)
+        #expect(try client.service.lockedItemReferences(smtp).isEmpty, "nothing is locked yet")
+        try client.setPasscode(SecureBytes(Data("7391".utf8)), current: nil, strength: .cheapForTesting)
+        try client.service.lock()
+        #expect(try client.service.lockedItemReferences(smtp) == [stored.persistentReference])
+        var sealed = smtp
+        sealed.attributes[.label] = .string("m")
+        #expect(try client.service.lockedItemReferences(sealed) == [stored.persistentReference])
+        sealed.attributes[.comment] = .string("sealed with the item")
+        do {
+            _ = try client.service.lockedItemReferences(sealed)
+            Issue.record("a sealed attribute was matched")
+        } catch {
+            #expect(error.code == .param)
+        }
+        // The path a locked search answers is the reference's.
+        let run = try service.python(
+            """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            print(secretstorage.get_default_collection(connection).is_locked())
+            [item] = secretstorage.search_items(connection, {"service": "smtp"})
+            print(item.item_path, item.is_locked())
+            """)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(
+            run.standardOutput
+                == "True\n/org/freedesktop/secrets/collection/login/\(SecretServiceItem.id(of: stored.persistentReference)) True\n"
+        )
     }
 }

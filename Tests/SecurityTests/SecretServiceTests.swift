@@ -301,7 +301,7 @@ import Testing
     }
 
     /// A daemon, and a client of it in this test process, registered with the group Secret Service clients share.
-    private func startWithThisProcessSharing(options: [String] = []) throws -> (SecretServiceDaemon, KeychainClient) {
+    func startWithThisProcessSharing(options: [String] = []) throws -> (SecretServiceDaemon, KeychainClient) {
         let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let service = try start(
             apps: [

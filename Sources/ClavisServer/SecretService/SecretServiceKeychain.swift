@@ -306,7 +306,8 @@ struct SecretServiceKeychain: Sendable {
         default: contentType = "text/plain"
         }
         return StoredItem(
-            collection: collection, id: SecretServiceItem.id(of: item.persistentReference), label: item.attributes[.label]?.stringValue ?? "",
+            collection: collection, id: SecretServiceItem.id(of: item.persistentReference),
+            label: item.attributes[.label]?.stringValue ?? "",
             attributes: attributes.pairs, contentType: contentType,
             created: seconds(item.attributes[.creationDate]), modified: seconds(item.attributes[.modificationDate]),
             secret: item.secret, hasAccessControl: item.attributes[.accessControl] != nil)
