@@ -11,7 +11,7 @@
 int call_handler(clavis_secret_service *service, sd_bus_message *message, const char *path,
                  clavis_ss_request *request, clavis_ss_reply **answered, sd_bus_error *error) {
     request->path = path;
-    read_caller(service->bus, sd_bus_message_get_sender(message), request);
+    read_caller(service, sd_bus_message_get_sender(message), request);
     clavis_ss_reply *reply = reply_new();
     if (reply == NULL) {
         if (request->pidfd >= 0) close(request->pidfd);

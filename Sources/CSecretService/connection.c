@@ -17,7 +17,9 @@ static int on_name_owner_changed(sd_bus_message *message, void *userdata, sd_bus
     const char *old_owner = NULL;
     const char *new_owner = NULL;
     if (sd_bus_message_read(message, "sss", &name, &old_owner, &new_owner) < 0) return 0;
-    if (name[0] != ':' || new_owner[0] != '\0' || service->handler == NULL) return 0;
+    if (name[0] != ':' || new_owner[0] != '\0') return 0;
+    forget_caller(service, name);
+    if (service->handler == NULL) return 0;
     clavis_ss_request request;
     memset(&request, 0, sizeof request);
     request.operation = CLAVIS_SS_CLIENT_GONE;
@@ -103,6 +105,7 @@ void clavis_secret_service_close(clavis_secret_service *service) {
     for (size_t index = 0; index < sizeof service->slots / sizeof service->slots[0]; index++) {
         service->slots[index] = sd_bus_slot_unref(service->slots[index]);
     }
+    forget_callers(service);
     sd_bus_message_unref(service->described_for);
     service->described_for = NULL;
     free(service->described_path);
@@ -111,41 +114,6 @@ void clavis_secret_service_close(clavis_secret_service *service) {
     service->described = NULL;
     service->bus = sd_bus_flush_close_unref(service->bus);
     release(service);
-}
-
-void read_caller(sd_bus *bus, const char *sender, clavis_ss_request *request) {
-    request->sender = sender;
-    request->pid = 0;
-    request->uid = UINT32_MAX;
-    request->pidfd = -1;
-    if (sender == NULL) return;
-    sd_bus_error error = SD_BUS_ERROR_NULL;
-    sd_bus_message *answer = NULL;
-    int result = sd_bus_call_method(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                    "GetConnectionCredentials", &error, &answer, "s", sender);
-    if (result >= 0) result = sd_bus_message_enter_container(answer, 'a', "{sv}");
-    while (result > 0 && (result = sd_bus_message_enter_container(answer, 'e', "sv")) > 0) {
-        const char *key = NULL;
-        if (sd_bus_message_read(answer, "s", &key) < 0) break;
-        if (strcmp(key, "ProcessID") == 0) {
-            uint32_t pid = 0;
-            if (sd_bus_message_read(answer, "v", "u", &pid) >= 0) request->pid = (int32_t)pid;
-        } else if (strcmp(key, "UnixUserID") == 0) {
-            uint32_t uid = UINT32_MAX;
-            if (sd_bus_message_read(answer, "v", "u", &uid) >= 0) request->uid = uid;
-        } else if (strcmp(key, "ProcessFD") == 0) {
-            int descriptor = -1;
-            // The message owns the descriptor it carries: the request gets its own copy.
-            if (sd_bus_message_read(answer, "v", "h", &descriptor) >= 0 && descriptor >= 0) {
-                request->pidfd = fcntl(descriptor, F_DUPFD_CLOEXEC, 3);
-            }
-        } else {
-            sd_bus_message_skip(answer, "v");
-        }
-        sd_bus_message_exit_container(answer);
-    }
-    sd_bus_message_unref(answer);
-    sd_bus_error_free(&error);
 }
 
 int reply_error(const clavis_ss_reply *reply, sd_bus_error *error) {

@@ -65,8 +65,13 @@ typedef struct completion {
     size_t count;
 } completion;
 
+/// What the bus daemon said of each client (callers.c).
+typedef struct caller_credentials caller_credentials;
+
 struct clavis_secret_service {
     sd_bus *bus;
+    /// The clients' credentials, asked once each.
+    caller_credentials *callers;
     sd_bus_slot *slots[8];
     clavis_ss_handler handler;
     void *context;
@@ -180,8 +185,13 @@ void reply_free(clavis_ss_reply *reply);
 /// The object vtables and their registration on `service`'s bus; a negative errno on failure.
 int register_objects(clavis_secret_service *service);
 
-/// Fills the caller's identity into `request` from the bus daemon (`GetConnectionCredentials` of `sender`).
-void read_caller(sd_bus *bus, const char *sender, clavis_ss_request *request);
+/// Fills the request's sender and the caller's process, user and pidfd (a copy the call closes, or -1), asked of the
+/// bus daemon once per client (callers.c).
+void read_caller(clavis_secret_service *service, const char *sender, clavis_ss_request *request);
+
+/// Forgets a client's credentials when it leaves the bus, and every client's when the connection closes.
+void forget_caller(clavis_secret_service *service, const char *sender);
+void forget_callers(clavis_secret_service *service);
 
 /// Turns a failed reply into the D-Bus error the specification names.
 int reply_error(const clavis_ss_reply *reply, sd_bus_error *error);

@@ -32,11 +32,18 @@ public struct Entitlements: Sendable, Hashable {
         accessGroups = groups
     }
 
-    /// Checks that the caller holds `group`.
+    /// Groups the caller may name although they are not its own, and which a search naming no group does not cover:
+    /// the group Secret Service clients share (`SecretServiceItem.sharedAccessGroup`), unless the caller opted out.
+    /// Any program of the user reads that group through the Secret Service anyway; naming it lets the caller reach
+    /// those items through the keychain API too (`clavis import-secret-service`, `-G`), without them showing up in
+    /// its other searches.
+    public var namedOnlyGroups: [String] { sharesSecretService ? [SecretServiceItem.sharedAccessGroup] : [] }
+
+    /// Checks that the caller holds `group`, or may name it (`namedOnlyGroups`).
     ///
     /// - Throws: `missingEntitlement` (-34018) when it does not.
     public func require(_ group: String) throws(KeychainError) {
-        guard accessGroups.contains(group) else {
+        guard accessGroups.contains(group) || namedOnlyGroups.contains(group) else {
             throw KeychainError(.missingEntitlement, "access group '\(group)' is not in the caller's entitlements")
         }
     }

@@ -31,7 +31,13 @@ extension KeychainDaemon {
         }
         do {
             // The bus does not tell the caller's group; nothing here needs it.
-            let peer = try PeerProcess.identify(pid: request.pid, uid: request.uid, gid: 0, pidfd: request.pidfd)
+            let peer: PeerProcess
+            if let known = authentication.peer.current(pid: request.pid) {
+                peer = known
+            } else {
+                peer = try PeerProcess.identify(pid: request.pid, uid: request.uid, gid: 0, pidfd: request.pidfd)
+                authentication.peer.keep(peer)
+            }
             let service = try service(
                 for: peer, adjust: SecretServiceSharing.adjust, ledger: authentication.ledger)
             return SecretServiceKeychain(service: service, authentication: authentication)

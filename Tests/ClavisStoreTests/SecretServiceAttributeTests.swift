@@ -56,6 +56,8 @@ import Testing
             plan.contains { $0.contains("SEARCH items_secret_service_attribute USING PRIMARY KEY (digest=?)") },
             "plan: \(plan)")
         #expect(!plan.contains { $0.hasPrefix("SCAN") }, "plan: \(plan)")
+        // The items holding both pairs are found in the lookup table alone; `items` is read by row id only.
+        #expect(plan.contains("SEARCH items USING INTEGER PRIMARY KEY (rowid=?)"), "plan: \(plan)")
         // Every other item's sealed attributes damaged: a search that decrypted any of them would fail.
         let inspector = try StoreInspector(temporary.home)
         for id in try inspector.itemIDs().dropFirst() {

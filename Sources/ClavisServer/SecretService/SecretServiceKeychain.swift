@@ -19,11 +19,13 @@ import FoundationEssentials
 /// locked until the caller's program proved the passcode through an unlock prompt, which the daemon records for
 /// that client (`CallerAuthentication`) for the reuse window.
 struct SecretServiceKeychain: Sendable {
-    /// What one client proved: the daemon's record (`AuthenticationLedger`) and the session it is kept under, for as
-    /// long as the client is on the bus.
+    /// What one client proved, for as long as it is on the bus: the process it was identified as, and the daemon's
+    /// record of its authentications (`AuthenticationLedger`) with the session it is kept under.
     struct CallerAuthentication: Sendable {
         let ledger = AuthenticationLedger()
         let session = AuthenticationSessionID.random()
+        /// The client's process, identified at its first call.
+        let peer = IdentifiedPeer()
     }
 
     /// The service of collection markers.

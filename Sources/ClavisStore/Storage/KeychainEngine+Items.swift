@@ -356,11 +356,16 @@ extension KeychainEngine {
             + drivingKeys.dropFirst()
         {
             if key == .secretServiceAttributes {
-                for (name, value) in query.secretServiceAttributes.sorted(by: { $0.key < $1.key }) {
-                    conditions.append(Self.lookup(key, count: 1, drives: !indexChosen))
-                    values.append(.blob(digests.digest(ofSecretServicePair: name, value)))
-                    indexChosen = true
+                // Each distinct digest once: two pairs whose digests collide count as one, and the decrypted
+                // attributes tell them apart.
+                var pairDigests: [[UInt8]] = []
+                for (name, value) in query.secretServiceAttributes {
+                    let digest = digests.digest(ofSecretServicePair: name, value)
+                    if !pairDigests.contains(digest) { pairDigests.append(digest) }
                 }
+                conditions.append(Self.pairLookup(count: pairDigests.count, drives: !indexChosen))
+                values += pairDigests.sorted { $0.lexicographicallyPrecedes($1) }.map(DatabaseValue.blob)
+                indexChosen = true
                 continue
             }
             guard let value = attributes[key] else { continue }
@@ -379,6 +384,18 @@ extension KeychainEngine {
         return drives
             ? "id IN (SELECT item FROM \(key.lookupTable) WHERE \(match))"
             : "EXISTS (SELECT 1 FROM \(key.lookupTable) WHERE \(match) AND item = items.id)"
+    }
+
+    /// The condition that a row is filed under every one of `count` Secret Service pair digests. When it `drives`,
+    /// the items holding them all are found in the lookup table alone (its key covers the search), before any row of
+    /// `items` is read: a pair many items share (`application=mail`) costs index entries, not rows.
+    private static func pairLookup(count: Int, drives: Bool) -> String {
+        guard count > 1 else { return lookup(.secretServiceAttributes, count: 1, drives: drives) }
+        let table = AttributeKey.secretServiceAttributes.lookupTable
+        let digests = "digest IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        return drives
+            ? "id IN (SELECT item FROM \(table) WHERE \(digests) GROUP BY item HAVING count(*) = \(count))"
+            : "(SELECT count(*) FROM \(table) WHERE \(digests) AND item = items.id) = \(count)"
     }
 
     /// What a guarded match is for.
