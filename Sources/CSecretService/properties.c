@@ -7,15 +7,17 @@
 #include <unistd.h>
 
 /// The description of the object at `path` when its property `property` can be read: NULL with `error` set when
-/// the description failed, or when the lock seals the property (`IsLocked`).
+/// the description failed, or when the lock seals the property (`IsLocked`). GetAll answers a sealed item's
+/// properties empty instead: libsecret loads an item with one GetAll, which must succeed for it to unlock the item.
 static const clavis_ss_reply *readable(void *userdata, const char *path, const char *property, sd_bus_error *error) {
-    const clavis_ss_reply *reply = describe(userdata, path, error);
-    if (reply != NULL && reply->details_sealed) {
-        sd_bus_error_setf(error, SECRET_INTERFACE ".Error.IsLocked", "the item is locked: its %s is sealed with it",
-                          property);
-        return NULL;
-    }
-    return reply;
+    clavis_secret_service *service = userdata;
+    const clavis_ss_reply *reply = describe(service, path, error);
+    if (reply == NULL || !reply->details_sealed) return reply;
+    const char *member = sd_bus_message_get_member(sd_bus_get_current_message(service->bus));
+    if (member != NULL && strcmp(member, "GetAll") == 0) return reply;
+    sd_bus_error_setf(error, SECRET_INTERFACE ".Error.IsLocked", "the item is locked: its %s is sealed with it",
+                      property);
+    return NULL;
 }
 
 int get_children(sd_bus *bus, const char *path, const char *interface, const char *property,

@@ -55,6 +55,21 @@ extension SecretServiceTests {
         #expect(try isLocked(service) == "True\n")
     }
 
+    @Test func secretToolSearchWhileLockedLoadsTheLockedItemsAndUnlocksThemThroughThePinentry() throws {
+        // libsecret loads each item it finds with one GetAll before it unlocks it: that must answer while locked.
+        let folder = try folder("secret-service-locked-search-tool")
+        let service = try lockedDaemonHoldingAnItem(pinentryIn: folder)
+        let listed = try service.secretTool("search", "service", "smtp")
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(listed.standardOutput.hasPrefix("[/"), "\(listed.standardOutput)")
+        #expect(!listed.standardOutput.contains("hunter2"))
+        try "7391\n".write(toFile: folder + "/answers", atomically: true, encoding: .utf8)
+        let unlocked = try service.secretTool("search", "--unlock", "service", "smtp")
+        #expect(unlocked.status == 0, "\(unlocked.standardError)")
+        #expect(unlocked.standardOutput.contains("secret = hunter2\n"), "\(unlocked.standardOutput)")
+        #expect(try isLocked(service) == "False\n")
+    }
+
     @Test func aLockedSearchListsExactlyTheMatchingItemsAndNoneOfAnOptedOutProgram() throws {
         let copies = try folder("secret-service-locked-search")
         let optedOut = copies + "/secret-tool"

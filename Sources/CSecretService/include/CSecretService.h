@@ -137,7 +137,8 @@ void clavis_ss_reply_describe(clavis_ss_reply *reply, const char *label, int loc
                               uint64_t modified);
 
 /// Marks the described item as sealed by the lock (CLAVIS_SS_DESCRIBE): its `Locked` and (empty) `Label` are read as
-/// described, and reading its Attributes, Created or Modified answers `IsLocked`.
+/// described, and reading its Attributes, Created or Modified answers `IsLocked`, except through GetAll, which
+/// answers them empty (libsecret loads an item with one GetAll before it unlocks it).
 void clavis_ss_reply_seal_details(clavis_ss_reply *reply);
 
 /// Appends one of an item's attributes (CLAVIS_SS_DESCRIBE).

@@ -10,8 +10,9 @@ struct SecretServiceReply {
     /// A described object's label, lock state, dates (seconds since 1970) and attributes.
     var description: (label: String, locked: Bool, created: UInt64, modified: UInt64)?
     var attributes: [String: String] = [:]
-    /// Whether the described item's attributes and dates are sealed by the lock: reading them is `IsLocked` (its
-    /// label reads empty: secretstorage reads it to learn whether the item exists, and fails on any other error).
+    /// Whether the described item's attributes and dates are sealed by the lock: reading them is `IsLocked`, but for
+    /// GetAll, which answers them empty (libsecret loads an item with it); its label reads empty (secretstorage reads
+    /// it to learn whether the item exists, and fails on any other error).
     var detailsAreSealed = false
     /// Whether a prompt was dismissed.
     var dismissed = false
