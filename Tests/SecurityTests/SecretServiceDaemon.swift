@@ -6,12 +6,14 @@ final class SecretServiceDaemon {
     let bus: PrivateBus
     let daemon: TestDaemon
 
-    /// Starts the bus and the daemon (with `apps` registered and `options` added), and returns once the daemon owns
-    /// `org.freedesktop.secrets`.
-    init(apps: [String: [String: Any]] = [:], options: [String] = []) throws {
+    /// Starts the bus and the daemon (with `apps` registered, `options` added and `environment` beside the bus's, such
+    /// as a scripted logind's system bus), and returns once the daemon owns `org.freedesktop.secrets`.
+    init(apps: [String: [String: Any]] = [:], options: [String] = [], environment: [String: String] = [:]) throws {
         bus = try PrivateBus("secret-service-bus", kind: .session)
         do {
-            daemon = try TestDaemon(mode: "user", apps: apps, options: options, environment: bus.environment)
+            daemon = try TestDaemon(
+                mode: "user", apps: apps, options: options,
+                environment: bus.environment.merging(environment) { own, _ in own })
         } catch {
             bus.stop()
             throw error

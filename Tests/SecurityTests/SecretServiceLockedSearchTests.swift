@@ -55,6 +55,23 @@ extension SecretServiceTests {
         #expect(try isLocked(service) == "True\n")
     }
 
+    @Test func afterTheScreenLocksSecretToolLookupAsksThePinentryAndPrintsTheSecret() throws {
+        let logind = try ScriptedLogind()
+        defer { logind.stop() }
+        let folder = try folder("secret-service-screen-lock")
+        let pinentry = try DaemonPinentryTests.writeScriptedPinentry(in: folder)
+        let service = try start(options: ["--pinentry", pinentry], environment: logind.environment)
+        // (clavisd follows logind before it takes the bus name its start waited for.)
+        #expect(try service.secretTool("store", "--label=Mail", "service", "smtp", input: "hunter2").status == 0)
+        #expect(try service.daemon.client(["set-keychain-password", "-p", "7391"]).status == 0)
+        logind.lock(session: "c7", uid: getuid())
+        #expect(service.daemon.waitForLog("its user's session locked").contains("its user's session locked"))
+        #expect(try isLocked(service) == "True\n")
+        try "7391\n".write(toFile: folder + "/answers", atomically: true, encoding: .utf8)
+        let found = try service.secretTool("lookup", "service", "smtp")
+        #expect(found.standardOutput == "hunter2", "\(found.standardError)")
+    }
+
     @Test func secretToolSearchWhileLockedLoadsTheLockedItemsAndUnlocksThemThroughThePinentry() throws {
         // libsecret loads each item it finds with one GetAll before it unlocks it: that must answer while locked.
         let folder = try folder("secret-service-locked-search-tool")

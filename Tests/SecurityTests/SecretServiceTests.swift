@@ -14,8 +14,10 @@ import Testing
         for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    func start(apps: [String: [String: Any]] = [:], options: [String] = []) throws -> SecretServiceDaemon {
-        let daemon = try SecretServiceDaemon(apps: apps, options: options)
+    func start(apps: [String: [String: Any]] = [:], options: [String] = [], environment: [String: String] = [:])
+        throws -> SecretServiceDaemon
+    {
+        let daemon = try SecretServiceDaemon(apps: apps, options: options, environment: environment)
         daemons.append(daemon)
         return daemon
     }
