@@ -131,15 +131,18 @@ int invalid(sd_bus_error *error, int result) {
     return sd_bus_error_setf(error, SD_BUS_ERROR_INVALID_ARGS, "malformed arguments (%s)", strerror(-result));
 }
 
-/// The description of the object at `path` for the message being answered: asked of the handler once per message
-/// and object, so that a GetAll reads every property from one answer.
-const clavis_ss_reply *describe(clavis_secret_service *service, const char *path, sd_bus_error *error) {
+/// The description of the object at `path` for the message being answered, with its children when `with_children`:
+/// asked of the handler once per message and object (again only when the children are wanted after all), so that a
+/// GetAll reads its properties from one or two answers.
+const clavis_ss_reply *describe(clavis_secret_service *service, const char *path, int with_children,
+                                sd_bus_error *error) {
     sd_bus_message *current = sd_bus_get_current_message(service->bus);
     if (current != NULL && current == service->described_for && service->described_path != NULL &&
-        strcmp(service->described_path, path) == 0) {
+        strcmp(service->described_path, path) == 0 && (service->described_with_children || !with_children)) {
         return service->described;
     }
     clavis_ss_request request = request_for(CLAVIS_SS_DESCRIBE);
+    request.with_children = with_children;
     clavis_ss_reply *reply = NULL;
     if (current == NULL) {
         sd_bus_error_set(error, SD_BUS_ERROR_FAILED, "no call to answer");
@@ -152,6 +155,7 @@ const clavis_ss_reply *describe(clavis_secret_service *service, const char *path
     service->described_for = sd_bus_message_ref(current);
     service->described_path = strdup(path);
     service->described = reply;
+    service->described_with_children = with_children;
     return reply;
 }
 

@@ -317,13 +317,13 @@ static int enumerate_objects(sd_bus *bus, const char *prefix, void *userdata, ch
     (void)bus, (void)prefix;
     char **list = NULL;
     size_t count = 0;
-    const clavis_ss_reply *reply = describe(userdata, SECRETS_ROOT, error);
+    const clavis_ss_reply *reply = describe(userdata, SECRETS_ROOT, 1, error);
     int result = reply == NULL ? -sd_bus_error_get_errno(error) : append_nodes(&list, &count, &reply->paths[0]);
     // Each description replaces the last one: the collections are read from the copies made above.
     size_t collections = count;
     for (size_t index = 0; result >= 0 && index < collections; index++) {
         sd_bus_error ignored = SD_BUS_ERROR_NULL;
-        const clavis_ss_reply *collection = describe(userdata, list[index], &ignored);
+        const clavis_ss_reply *collection = describe(userdata, list[index], 1, &ignored);
         if (collection != NULL) result = append_nodes(&list, &count, &collection->paths[0]);
         sd_bus_error_free(&ignored);
     }

@@ -11,7 +11,7 @@
 /// properties empty instead: libsecret loads an item with one GetAll, which must succeed for it to unlock the item.
 static const clavis_ss_reply *readable(void *userdata, const char *path, const char *property, sd_bus_error *error) {
     clavis_secret_service *service = userdata;
-    const clavis_ss_reply *reply = describe(service, path, error);
+    const clavis_ss_reply *reply = describe(service, path, 0, error);
     if (reply == NULL || !reply->details_sealed) return reply;
     const char *member = sd_bus_message_get_member(sd_bus_get_current_message(service->bus));
     if (member != NULL && strcmp(member, "GetAll") == 0) return reply;
@@ -23,7 +23,7 @@ static const clavis_ss_reply *readable(void *userdata, const char *path, const c
 int get_children(sd_bus *bus, const char *path, const char *interface, const char *property,
                  sd_bus_message *value, void *userdata, sd_bus_error *error) {
     (void)bus, (void)interface, (void)property;
-    const clavis_ss_reply *reply = describe(userdata, path, error);
+    const clavis_ss_reply *reply = describe(userdata, path, 1, error);
     return reply == NULL ? -sd_bus_error_get_errno(error) : append_paths(value, &reply->paths[0]);
 }
 
@@ -32,7 +32,7 @@ int get_label(sd_bus *bus, const char *path, const char *interface, const char *
     (void)bus, (void)interface, (void)property;
     // A sealed item's label reads empty rather than failing: secretstorage reads it to learn whether the item
     // exists, and takes any other error for a failure of the whole search.
-    const clavis_ss_reply *reply = describe(userdata, path, error);
+    const clavis_ss_reply *reply = describe(userdata, path, 0, error);
     return reply == NULL ? -sd_bus_error_get_errno(error)
                          : sd_bus_message_append(value, "s", reply->label != NULL ? reply->label : "");
 }
@@ -40,7 +40,7 @@ int get_label(sd_bus *bus, const char *path, const char *interface, const char *
 int get_locked(sd_bus *bus, const char *path, const char *interface, const char *property,
                sd_bus_message *value, void *userdata, sd_bus_error *error) {
     (void)bus, (void)interface, (void)property;
-    const clavis_ss_reply *reply = describe(userdata, path, error);
+    const clavis_ss_reply *reply = describe(userdata, path, 0, error);
     return reply == NULL ? -sd_bus_error_get_errno(error) : sd_bus_message_append(value, "b", reply->locked);
 }
 

@@ -80,6 +80,7 @@ struct clavis_secret_service {
     sd_bus_message *described_for;
     char *described_path;
     clavis_ss_reply *described;
+    int described_with_children;
     /// Deferred prompts' outcomes, handed over by other threads under `lock`; `wake` (an eventfd) tells the serving
     /// thread. References: the opener's, and one per deferred prompt.
     pthread_mutex_t lock;
@@ -156,7 +157,8 @@ int answer(sd_bus_message *message, clavis_secret_service *service, clavis_ss_re
 
 /// The description of the object at `path` for the message being answered (asked of the handler once per message
 /// and object); NULL with `error` set on failure.
-const clavis_ss_reply *describe(clavis_secret_service *service, const char *path, sd_bus_error *error);
+const clavis_ss_reply *describe(clavis_secret_service *service, const char *path, int with_children,
+                                sd_bus_error *error);
 
 // ---- Properties (properties.c) ----
 

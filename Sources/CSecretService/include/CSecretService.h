@@ -46,8 +46,8 @@ typedef enum {
     /// Item.SetSecret on `path`: `secret`.
     CLAVIS_SS_SET_SECRET,
     /// A property read of the object at `path` (the service, a collection, an alias or an item). Reply: its
-    /// children (the service's collections, a collection's items) in paths 0, `clavis_ss_reply_describe` and
-    /// `clavis_ss_reply_add_attribute` for the rest.
+    /// children (the service's collections, a collection's items) in paths 0 when `with_children`,
+    /// `clavis_ss_reply_describe` and `clavis_ss_reply_add_attribute` for the rest.
     CLAVIS_SS_DESCRIBE,
     /// Writing Label (`label`) or Attributes (`attributes`) of the collection or item at `path`.
     CLAVIS_SS_SET_PROPERTIES,
@@ -112,6 +112,9 @@ typedef struct {
     clavis_ss_secret secret;
     int replace;
     int strict;
+    /// CLAVIS_SS_DESCRIBE: 1 when the object's children are wanted (the Collections or Items property, the object
+    /// tree); listing a collection's items reads every one of them, which reading its Label must not cost.
+    int with_children;
 } clavis_ss_request;
 
 /// What the handler answers, filled through the functions below.

@@ -163,7 +163,7 @@ enum SecretServiceBus {
             uid: raw.uid, pidfd: raw.pidfd, text: text(raw.text), object: text(raw.object), objects: objects,
             attributes: attributes, label: raw.has_label != 0 ? text(raw.label) : nil,
             input: raw.input.bytes != nil ? bytes(raw.input) : nil, secret: secret, replace: raw.replace != 0,
-            strict: raw.strict != 0)
+            strict: raw.strict != 0, withChildren: raw.with_children != 0)
     }
 
     private static func operation(_ raw: clavis_ss_operation) -> SecretServiceRequest.Operation {

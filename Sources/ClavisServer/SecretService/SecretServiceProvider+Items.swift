@@ -129,22 +129,27 @@ extension SecretServiceProvider {
     }
 
     /// The properties of the service (Collections), a collection (Items, Label, Locked, Created, Modified) or an
-    /// item (Locked, Attributes, Label, Created, Modified). An item the locked keychain keeps closed is described as
-    /// locked with an empty label, its attributes and dates sealed (`IsLocked`).
-    func describe(_ object: SecretServiceObject, _ keychain: SecretServiceKeychain) throws(SecretServiceError)
-        -> SecretServiceReply
+    /// item (Locked, Attributes, Label, Created, Modified); the service's collections and a collection's items only
+    /// `withChildren` (listing a collection's items reads each of them). An item the locked keychain keeps closed is
+    /// described as locked with an empty label, its attributes and dates sealed (`IsLocked`).
+    func describe(_ object: SecretServiceObject, withChildren: Bool, _ keychain: SecretServiceKeychain)
+        throws(SecretServiceError) -> SecretServiceReply
     {
         var reply = SecretServiceReply()
         switch object {
         case .service:
-            reply.paths = try keychain.collections().map { SecretServiceObject.collection($0.name).path }
+            if withChildren {
+                reply.paths = try keychain.collections().map { SecretServiceObject.collection($0.name).path }
+            }
             reply.description = ("", keychain.isLocked, 0, 0)
         case .collection(let name):
             let collection = try existing(name, keychain)
-            reply.paths =
-                keychain.isLocked
-                ? try keychain.lockedItemPaths(in: collection.name, matching: [:])
-                : try keychain.items(in: collection.name, matching: [:]).map(\.object.path)
+            if withChildren {
+                reply.paths =
+                    keychain.isLocked
+                    ? try keychain.lockedItemPaths(in: collection.name, matching: [:])
+                    : try keychain.items(in: collection.name, matching: [:]).map(\.object.path)
+            }
             reply.description = (collection.label, keychain.isLocked, collection.created, collection.modified)
         case .item(let collection, let id):
             if try keychain.isLockedItem(id, in: collection) {

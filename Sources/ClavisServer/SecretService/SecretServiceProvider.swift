@@ -91,7 +91,7 @@ final class SecretServiceProvider: @unchecked Sendable {
         case .delete: return try delete(object, keychain)
         case .createItem: return try createItem(request, in: object, keychain)
         case .setSecret: return try setSecret(request, of: object, keychain)
-        case .describe: return try describe(object, keychain)
+        case .describe: return try describe(object, withChildren: request.withChildren, keychain)
         case .setProperties: return try setProperties(request, of: object, keychain)
         case .prompt: return prompt(request, object, keychain)
         case .dismiss:

@@ -39,4 +39,6 @@ struct SecretServiceRequest {
     var replace: Bool
     /// GetSecret (one item, failing when it cannot be read) rather than GetSecrets (which leaves such items out).
     var strict: Bool
+    /// Describe: whether the object's children (the service's collections, a collection's items) are wanted.
+    var withChildren: Bool
 }
