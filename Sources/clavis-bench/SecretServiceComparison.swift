@@ -3,9 +3,11 @@
     import Glibc
 
     /// A lookup through the freedesktop Secret Service as Python programs make it (`secretstorage`: a collection's
-    /// `SearchItems` by attributes, then the item's `GetSecret` in a `dh-ietf1024-sha256-aes128-cbc-pkcs7` session),
-    /// against clavisd's provider and gnome-keyring's, each on a private session bus of its own, call by call
-    /// alternating in one Python process.
+    /// `SearchItems` by attributes, then the item's `GetSecret` in a `dh-ietf1024-sha256-aes128-cbc-pkcs7` session;
+    /// four calls in all, with its property reads), and as the bare protocol makes it (jeepney: the service's
+    /// `SearchItems`, then `GetSecrets` in a `plain` session, which leaves out the client's own decryption), against
+    /// clavisd's provider and gnome-keyring's, each on a private session bus of its own, call by call alternating in
+    /// one Python process.
     enum SecretServiceComparison {
         /// The `clavisd` beside this executable when gnome-keyring, dbus-daemon and Python's `secretstorage` are
         /// installed (the team's gnome-keyring peer script installs them); else why the comparison is skipped.
@@ -77,15 +79,18 @@
             "$python" "$folder/lookups.py" "$peer" "$ours" "$lookups"
             """
 
-        /// Stores the same items in both providers, then looks each up in both, alternating which goes first, and
-        /// prints a row per provider (microseconds) and the ratio of their medians.
+        /// Stores the same items in both providers, then looks each up in both, both ways, alternating which provider
+        /// goes first, and prints a row per provider and way (microseconds) and the ratio of their medians.
         private static let lookupScript = """
             import random, statistics, sys, time
             import secretstorage
+            from jeepney import DBusAddress, new_method_call
             from jeepney.io.blocking import open_dbus_connection
 
             peer_address, ours_address, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-            collections = {}
+            service = DBusAddress("/org/freedesktop/secrets", bus_name="org.freedesktop.secrets",
+                                  interface="org.freedesktop.Secret.Service")
+            providers = {}
             for name, address in (("gnome-keyring", peer_address), ("clavisd", ours_address)):
                 connection = open_dbus_connection(bus=address)
                 collection = secretstorage.get_default_collection(connection)
@@ -94,33 +99,45 @@
                 for index in range(count):
                     collection.create_item("bench-%d" % index, {"bench": "ss", "id": str(index)},
                                            b"secret-%d" % index)
-                collections[name] = collection
+                plain = connection.send_and_get_reply(
+                    new_method_call(service, "OpenSession", "sv", ("plain", ("s", "")))).body[1]
+                providers[name] = (connection, collection, plain)
 
-            def lookup(collection, index):
-                items = list(collection.search_items({"bench": "ss", "id": str(index)}))
+            def secretstorage_lookup(provider, index):
+                items = list(provider[1].search_items({"bench": "ss", "id": str(index)}))
                 assert len(items) == 1, "%d items for %d" % (len(items), index)
                 assert items[0].get_secret() == b"secret-%d" % index
 
-            timings = {name: [] for name in collections}
-            order = list(range(count))
-            random.Random(7).shuffle(order)
-            for turn, index in enumerate(order):
-                names = list(collections) if turn % 2 == 0 else list(reversed(list(collections)))
-                for name in names:
-                    start = time.perf_counter_ns()
-                    lookup(collections[name], index)
-                    timings[name].append((time.perf_counter_ns() - start) / 1000)
+            def raw_lookup(provider, index):
+                connection, _, plain = provider
+                unlocked, locked = connection.send_and_get_reply(new_method_call(
+                    service, "SearchItems", "a{ss}", ({"bench": "ss", "id": str(index)},))).body
+                assert len(unlocked) == 1 and not locked
+                secrets = connection.send_and_get_reply(
+                    new_method_call(service, "GetSecrets", "aoo", (unlocked, plain))).body[0]
+                assert secrets[unlocked[0]][2] == b"secret-%d" % index
 
-            def row(name, values):
+            def row(label, name, values):
                 values = sorted(values)
                 p99 = values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
-                return "secretstorage search+get_secret (%s)  n=%d  p50 %.1f  p99 %.1f" % (
-                    name, len(values), statistics.median(values), p99)
+                return "%s (%s)  n=%d  p50 %.1f  p99 %.1f" % (
+                    label, name, len(values), statistics.median(values), p99)
 
-            for name, values in timings.items():
-                print(row(name, values))
-            ratio = statistics.median(timings["gnome-keyring"]) / statistics.median(timings["clavisd"])
-            print("Secret Service lookup: clavisd %.2fx faster than gnome-keyring (p50, same run)" % ratio)
+            order = list(range(count))
+            random.Random(7).shuffle(order)
+            for label, lookup in (("secretstorage search+get_secret", secretstorage_lookup),
+                                  ("jeepney SearchItems+GetSecrets, plain", raw_lookup)):
+                timings = {name: [] for name in providers}
+                for turn, index in enumerate(order):
+                    names = list(providers) if turn % 2 == 0 else list(reversed(list(providers)))
+                    for name in names:
+                        start = time.perf_counter_ns()
+                        lookup(providers[name], index)
+                        timings[name].append((time.perf_counter_ns() - start) / 1000)
+                for name, values in timings.items():
+                    print(row(label, name, values))
+                ratio = statistics.median(timings["gnome-keyring"]) / statistics.median(timings["clavisd"])
+                print("  %s: clavisd %.2fx faster than gnome-keyring (p50, same run)" % (label, ratio))
             """
     }
 #endif
