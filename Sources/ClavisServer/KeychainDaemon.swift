@@ -27,7 +27,7 @@ public final class KeychainDaemon: Sendable {
     private let registry: RegistryWatch
     private let listening: Int32
     let daemonUID: UInt32
-    private let idleLock: IdleLock?
+    let idleLock: IdleLock?
     /// What every request was and how it was answered.
     public let accessLog: AccessLog
 

@@ -28,6 +28,28 @@ import Testing
         return folder
     }
 
+    @Test func secretServiceCallsAreInTheAccessLogWithTheirCallerAndNeverAValue() throws {
+        let service = try start()
+        let secret = "s3cret-\(UUID().uuidString)"
+        let user = "user-\(UUID().uuidString)"
+        #expect(
+            try service.secretTool("store", "--label=Mail", "service", "smtp", "user", user, input: secret).status == 0)
+        #expect(try service.secretTool("lookup", "service", "smtp", "user", user).standardOutput == secret)
+        let shown = try service.daemon.client(["--json", "log"])
+        #expect(shown.status == 0, "\(shown.standardError)")
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [[String: Any]])
+        let calls = entries.filter { ($0["operation"] as? String)?.hasPrefix("secret-service ") == true }
+        let operations = Set(calls.compactMap { $0["operation"] as? String })
+        #expect(
+            operations.isSuperset(of: ["secret-service createItem", "secret-service searchItems"]), "\(operations)")
+        #expect(calls.allSatisfy { $0["executable"] as? String == "/usr/bin/secret-tool" }, "\(calls)")
+        #expect(calls.contains { $0["status"] as? Int == 0 })
+        for value in [secret, user] {
+            #expect(!shown.standardOutput.contains(value), "\(value) reached the access log")
+        }
+    }
+
     @Test func secretToolStoresLooksUpSearchesAndClears() throws {
         let service = try start()
         let stored = try service.secretTool(

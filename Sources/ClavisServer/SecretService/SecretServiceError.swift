@@ -15,6 +15,19 @@ struct SecretServiceError: Error {
         self.message = message
     }
 
+    /// The status and outcome the access log records for this error, in the keychain's terms: a locked keychain
+    /// or item needs an unlock, a missing object was not found.
+    var logged: (status: Int32, outcome: String) {
+        switch kind {
+        case .isLocked: (KeychainError.Code.interactionNotAllowed.rawValue, "needs unlock")
+        case .noSuchObject: (KeychainError.Code.itemNotFound.rawValue, "not found")
+        case .accessDenied: (KeychainError.Code.missingEntitlement.rawValue, "failed")
+        case .invalidArguments, .noSession: (KeychainError.Code.param.rawValue, "failed")
+        case .notSupported: (KeychainError.Code.unimplemented.rawValue, "failed")
+        case .failed: (KeychainError.Code.internal.rawValue, "failed")
+        }
+    }
+
     /// The keychain's error as the Secret Service names it: a locked keychain is `IsLocked`, a refused caller
     /// `AccessDenied`, bad input `InvalidArgs`; anything else fails with the keychain's own one-line reason.
     init(_ error: KeychainError) {

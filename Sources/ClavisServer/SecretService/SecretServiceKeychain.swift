@@ -24,8 +24,8 @@ struct SecretServiceKeychain: Sendable {
     struct CallerAuthentication: Sendable {
         let ledger = AuthenticationLedger()
         let session = AuthenticationSessionID.random()
-        /// The client's process, identified at its first call.
-        let peer = IdentifiedPeer()
+        /// The client's process and keychain service, worked out at its first call.
+        let caller = IdentifiedCaller()
     }
 
     /// The service of collection markers.
@@ -59,6 +59,8 @@ struct SecretServiceKeychain: Sendable {
     let service: EmbeddedKeychainService
     /// What the caller proved.
     let authentication: CallerAuthentication
+    /// The caller's process, as identified.
+    let peer: PeerProcess
 
     /// The proof every item call carries: whatever the daemon recorded for the caller's session (a claim the ledger
     /// vets, so it counts only once the passcode was verified for that session).

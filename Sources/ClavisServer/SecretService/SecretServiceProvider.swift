@@ -18,6 +18,9 @@ final class SecretServiceProvider: @unchecked Sendable {
 
     /// The caller's keychain.
     let keychain: KeychainSource
+    /// Records each call answered (not a client's leaving), with the caller's keychain when it was reached and the
+    /// failure when there was one.
+    let record: (SecretServiceRequest, SecretServiceKeychain?, SecretServiceError?) -> Void
     /// What each client on the bus proved, by unique name.
     var authentications: [String: SecretServiceKeychain.CallerAuthentication] = [:]
     /// Open sessions by number.
@@ -26,33 +29,44 @@ final class SecretServiceProvider: @unchecked Sendable {
     var prompts: [String: PendingUnlock] = [:]
     private var lastNumber = 0
 
-    /// A provider answering for the keychain `keychain` gives each caller.
-    init(keychain: @escaping KeychainSource) {
+    /// A provider answering for the keychain `keychain` gives each caller, telling `record` of each call.
+    init(
+        keychain: @escaping KeychainSource,
+        record: @escaping (SecretServiceRequest, SecretServiceKeychain?, SecretServiceError?) -> Void = { _, _, _ in }
+    ) {
         self.keychain = keychain
+        self.record = record
     }
 
     /// The answer to `request`.
     func answer(_ request: SecretServiceRequest) -> Result<SecretServiceReply, SecretServiceError> {
-        do {
-            return .success(try reply(to: request))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private func reply(to request: SecretServiceRequest) throws(SecretServiceError) -> SecretServiceReply {
         if request.operation == .clientGone {
             sessions = sessions.filter { $0.value.owner != request.sender }
             prompts = prompts.filter { $0.value.owner != request.sender }
             authentications[request.sender] = nil
-            return SecretServiceReply()
+            return .success(SecretServiceReply())
         }
+        var keychain: SecretServiceKeychain?
+        do {
+            let reply = try reply(to: request, reaching: &keychain)
+            record(request, keychain, nil)
+            return .success(reply)
+        } catch {
+            record(request, keychain, error)
+            return .failure(error)
+        }
+    }
+
+    private func reply(to request: SecretServiceRequest, reaching reached: inout SecretServiceKeychain?)
+        throws(SecretServiceError) -> SecretServiceReply
+    {
         guard let object = SecretServiceObject(path: request.path) else {
             throw SecretServiceError(.noSuchObject, "no such object")
         }
         let authentication = authentications[request.sender] ?? SecretServiceKeychain.CallerAuthentication()
         authentications[request.sender] = authentication
         let keychain = try self.keychain(request, authentication)
+        reached = keychain
         var reply = try reply(to: request, object: object, keychain)
         // What an opted-out program changes, only it hears of: other clients would learn its items' paths.
         reply.signalsArePrivate = !keychain.isShared
@@ -99,7 +113,7 @@ final class SecretServiceProvider: @unchecked Sendable {
                 throw SecretServiceError(.noSuchObject, "no such prompt")
             }
             return SecretServiceReply(dismissed: true)
-        case .clientGone: return SecretServiceReply()
+        case .clientGone: throw SecretServiceError(.failed, "a client's leaving is not a call")
         }
     }
 
