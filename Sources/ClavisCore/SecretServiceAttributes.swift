@@ -31,6 +31,13 @@ public struct SecretServiceAttributes: Sendable, Hashable {
         }
     }
 
+    /// The Secret Service attributes an item's attributes hold in `ssat`; `nil` when it holds none, or bytes that are
+    /// not an encoding of them.
+    public init?(of attributes: [AttributeKey: AttributeValue]) {
+        guard case .data(let encoded) = attributes[.secretServiceAttributes] else { return nil }
+        self.init(encoded: encoded)
+    }
+
     /// A deterministic binary form (a version byte, the count, then each name and value with a 32-bit length,
     /// sorted by name): the value of the `ssat` attribute.
     public var encoded: Data {

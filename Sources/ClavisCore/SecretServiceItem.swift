@@ -45,6 +45,28 @@ public struct SecretServiceItem: Sendable {
             ], secret: secret)
     }
 
+    /// The service (`svce`) of the marker items that stand for the collections other than `login`.
+    public static let collectionMarkerService = "org.freedesktop.Secret.Collection"
+
+    /// The marker that stands for the collection `name` labelled `label`, in `accessGroup` (the caller's default group
+    /// when `nil`): a generic password whose account is the name, `AfterFirstUnlock` so that the collection is listed
+    /// while the keychain is locked.
+    public static func collectionMarker(name: String, label: String, accessGroup: String?) -> NewItem {
+        var attributes: [AttributeKey: AttributeValue] = [
+            .service: .string(collectionMarkerService), .account: .string(name), .label: .string(label),
+            .accessible: .string(ProtectionClass.afterFirstUnlock.rawValue),
+        ]
+        if let accessGroup { attributes[.accessGroup] = .string(accessGroup) }
+        return NewItem(itemClass: .genericPassword, attributes: attributes, secret: SecureBytes([]))
+    }
+
+    /// The query that finds the marker of the collection `name`.
+    public static func collectionMarkerQuery(name: String) -> ItemQuery {
+        ItemQuery(
+            itemClass: .genericPassword,
+            attributes: [.service: .string(collectionMarkerService), .account: .string(name)])
+    }
+
     /// The query that finds the items of `collection` holding every one of `attributes` (all the collection's items
     /// when `attributes` is empty); `collection` nil searches every collection.
     public static func query(collection: String?, attributes: [String: String]) -> ItemQuery {

@@ -339,9 +339,15 @@ import Testing
         return (service, client)
     }
 
-    @Test(.preparedKeychain) func aCollectionThatOnlyItsItemsNameIsListedAndServed() throws {
-        // As clavis import-secret-service leaves them: items of another provider's collection, without a marker.
+    @Test(.preparedKeychain) func anImportedCollectionIsListedWithItsLabelAndServed() throws {
+        // As clavis import-secret-service leaves them: another provider's collection, its marker and its items.
         let (service, client) = try startWithThisProcessSharing()
+        let marker = SecretServiceItem.collectionMarker(
+            name: "Imported", label: "From elsewhere", accessGroup: SecretServiceItem.sharedAccessGroup)
+        guard case .done = try client.service.add(marker) else {
+            Issue.record("the marker could not be added")
+            return
+        }
         let imported = SecretServiceItem(
             collection: "Imported", label: "from elsewhere", attributes: ["origin": "gnome-keyring"],
             secret: SecureBytes(Data("carried over".utf8)), contentType: "text/plain")
@@ -367,7 +373,7 @@ import Testing
             run.standardOutput == """
                 ['/org/freedesktop/secrets/collection/Imported', '/org/freedesktop/secrets/collection/login']
                 /org/freedesktop/secrets/collection/Imported/\(SecretServiceItem.id(of: stored.persistentReference)) from elsewhere b'carried over'
-                Imported True
+                From elsewhere True
 
                 """)
     }

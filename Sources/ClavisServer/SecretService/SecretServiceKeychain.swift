@@ -28,9 +28,6 @@ struct SecretServiceKeychain: Sendable {
         let caller = IdentifiedCaller()
     }
 
-    /// The service of collection markers.
-    static let collectionMarker = "org.freedesktop.Secret.Collection"
-
     /// A collection as stored.
     struct Collection {
         var name: String
@@ -94,32 +91,25 @@ struct SecretServiceKeychain: Sendable {
 
     // MARK: Collections
 
-    /// Every collection the caller sees: `login` first, then the others by name. A collection holding items but no
-    /// marker (items `clavis import-secret-service` copied from another provider) is listed under its name once its
-    /// items can be read.
+    /// Every collection the caller sees: `login` first, then the others (each has a marker, as `CreateCollection`
+    /// and `clavis import-secret-service` leave one) by name.
     func collections() throws(SecretServiceError) -> [Collection] {
         var found = try markedCollections()
-        for item in (try? items(in: nil, matching: [:])) ?? [] where found[item.collection] == nil {
-            found[item.collection] = Self.unmarked(item.collection)
-        }
         let login = found.removeValue(forKey: SecretServiceObject.defaultCollection)
-        return [login ?? Self.unmarked(SecretServiceObject.defaultCollection)]
-            + found.values.sorted { $0.name < $1.name }
+        return [login ?? Self.login] + found.values.sorted { $0.name < $1.name }
     }
 
-    /// The collection `name`, or `nil` when the caller has none of that name (looking only at that collection's
-    /// items, through their digests, when it has no marker).
+    /// The collection `name`, or `nil` when the caller has none of that name.
     func collection(named name: String) throws(SecretServiceError) -> Collection? {
         if let marked = try markedCollections()[name] { return marked }
-        if name == SecretServiceObject.defaultCollection { return Self.unmarked(name) }
-        let holdsItems = !((try? items(in: name, matching: [:])) ?? []).isEmpty
-        return holdsItems ? Self.unmarked(name) : nil
+        return name == SecretServiceObject.defaultCollection ? Self.login : nil
     }
 
     /// The collections with a marker, by name. Before the first unlock even markers are closed: there are none then.
     private func markedCollections() throws(SecretServiceError) -> [String: Collection] {
         var found: [String: Collection] = [:]
-        let query = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(Self.collectionMarker)])
+        let query = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string(SecretServiceItem.collectionMarkerService)])
         if case .done(let markers) = try call({ () throws(KeychainError) in try service.find(query) }) {
             for marker in markers {
                 guard let name = marker.attributes[.account]?.stringValue else { continue }
@@ -132,11 +122,9 @@ struct SecretServiceKeychain: Sendable {
         return found
     }
 
-    /// A collection without a marker: `login`, or one named by its items; labelled by its name (`Login` for `login`).
-    private static func unmarked(_ name: String) -> Collection {
-        Collection(
-            name: name, label: name == SecretServiceObject.defaultCollection ? "Login" : name, created: 0, modified: 0)
-    }
+    /// `login`, the collection that always exists, without a marker.
+    private static let login = Collection(
+        name: SecretServiceObject.defaultCollection, label: "Login", created: 0, modified: 0)
 
     /// Creates a collection labelled `label`, named after it (letters, digits and `_`; a number added when taken).
     func createCollection(label: String) throws(SecretServiceError) -> Collection {
@@ -152,12 +140,7 @@ struct SecretServiceKeychain: Sendable {
             number += 1
             name = stem + String(number)
         }
-        let marker = NewItem(
-            itemClass: .genericPassword,
-            attributes: [
-                .service: .string(Self.collectionMarker), .account: .string(name), .label: .string(label),
-                .accessible: .string(ProtectionClass.afterFirstUnlock.rawValue),
-            ], secret: SecureBytes([]))
+        let marker = SecretServiceItem.collectionMarker(name: name, label: label, accessGroup: nil)
         let stored = try unwrap(call { () throws(KeychainError) in try service.add(marker) })
         return Collection(
             name: name, label: label, created: Self.seconds(stored.attributes[.creationDate]),
@@ -166,9 +149,7 @@ struct SecretServiceKeychain: Sendable {
 
     /// Relabels the collection `name` (`login`'s label is fixed).
     func relabelCollection(_ name: String, label: String) throws(SecretServiceError) {
-        let query = ItemQuery(
-            itemClass: .genericPassword,
-            attributes: [.service: .string(Self.collectionMarker), .account: .string(name)])
+        let query = SecretServiceItem.collectionMarkerQuery(name: name)
         let changed = try unwrap(
             call { () throws(KeychainError) in
                 try service.update(query, with: ItemChanges(attributes: [.label: .string(label)]))
@@ -180,9 +161,7 @@ struct SecretServiceKeychain: Sendable {
     func deleteCollection(_ name: String) throws(SecretServiceError) -> [String] {
         let ids = try items(in: name, matching: [:]).map(\.id)
         for id in ids { try deleteItem(id, in: name) }
-        let marker = ItemQuery(
-            itemClass: .genericPassword,
-            attributes: [.service: .string(Self.collectionMarker), .account: .string(name)])
+        let marker = SecretServiceItem.collectionMarkerQuery(name: name)
         _ = try unwrap(call { () throws(KeychainError) in try service.delete(marker) })
         return ids
     }
@@ -299,8 +278,7 @@ struct SecretServiceKeychain: Sendable {
 
     /// The Secret Service item a keychain item is, when it is one (it carries `ssat`).
     private static func storedItem(_ item: Item) -> StoredItem? {
-        guard case .data(let encoded) = item.attributes[.secretServiceAttributes],
-            let attributes = SecretServiceAttributes(encoded: encoded),
+        guard let attributes = SecretServiceAttributes(of: item.attributes),
             let collection = item.attributes[.service]?.stringValue
         else { return nil }
         let contentType: String

@@ -49,9 +49,7 @@ struct RowDigests {
                 lookups.append((key, digests.digest(of: key, attributes.primaryKeyValue(key, kinds: kinds))))
             }
         }
-        if case .data(let encoded) = attributes[.secretServiceAttributes],
-            let secretServiceAttributes = SecretServiceAttributes(encoded: encoded)
-        {
+        if let secretServiceAttributes = SecretServiceAttributes(of: attributes) {
             for (name, value) in secretServiceAttributes.pairs {
                 lookups.append((.secretServiceAttributes, digests.digest(ofSecretServicePair: name, value)))
             }

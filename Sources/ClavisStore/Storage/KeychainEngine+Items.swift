@@ -471,10 +471,7 @@ extension KeychainEngine {
             guard stored == value else { return false }
         }
         guard !query.secretServiceAttributes.isEmpty else { return true }
-        guard case .data(let encoded) = attributes[.secretServiceAttributes],
-            let stored = SecretServiceAttributes(encoded: encoded)
-        else { return false }
-        return stored.contains(query.secretServiceAttributes)
+        return SecretServiceAttributes(of: attributes)?.contains(query.secretServiceAttributes) ?? false
     }
 
     // MARK: Update

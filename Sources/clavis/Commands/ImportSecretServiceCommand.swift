@@ -52,7 +52,9 @@ struct ImportSecretServiceCommand: RunnableCommand {
             }
             let keychain = try KeychainClient()
             try source.forEachItem { (item) throws(KeychainError) in
-                tally.collections.insert(item.collection)
+                if tally.collections.insert(item.collection).inserted, !dryRun {
+                    try markCollection(item.collection, label: item.collectionLabel, in: keychain)
+                }
                 if try isPresent(item, in: keychain) {
                     tally.alreadyPresent += 1
                     return
@@ -75,15 +77,26 @@ struct ImportSecretServiceCommand: RunnableCommand {
             ? ExitStatus.success : ExitStatus.forStatus(KeychainError.Code.interactionNotAllowed.rawValue)
     }
 
+    /// Adds the marker of the collection `name` (labelled `label`) to the target group, unless it has one: clavisd's
+    /// provider lists the collections by their markers. `login`, the default collection, has none.
+    private func markCollection(_ name: String, label: String, in keychain: KeychainClient) throws(KeychainError) {
+        guard name != "login" else { return }
+        var existing = SecretServiceItem.collectionMarkerQuery(name: name)
+        existing.accessGroups = [accessGroup]
+        guard try keychain.find(existing).isEmpty else { return }
+        _ = try keychain.add(
+            SecretServiceItem.collectionMarker(
+                name: name, label: label.isEmpty ? name : label, accessGroup: accessGroup))
+    }
+
     /// True when the item's collection already holds an item with exactly its attributes in the target group.
     private func isPresent(_ item: SecretServiceSource.SourceItem, in keychain: KeychainClient) throws(KeychainError)
         -> Bool
     {
         var query = SecretServiceItem.query(collection: item.collection, attributes: item.attributes)
         query.accessGroups = [accessGroup]
-        return try keychain.find(query).contains { found in
-            guard case .data(let encoded) = found.attributes[.secretServiceAttributes] else { return false }
-            return SecretServiceAttributes(encoded: encoded)?.pairs == item.attributes
+        return try keychain.find(query).contains {
+            SecretServiceAttributes(of: $0.attributes)?.pairs == item.attributes
         }
     }
 
