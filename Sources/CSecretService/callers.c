@@ -66,15 +66,10 @@ void read_caller(clavis_secret_service *service, const char *sender, clavis_ss_r
     while (known != NULL && strcmp(known->sender, sender) != 0) known = known->next;
     if (known == NULL) {
         caller_credentials asked;
-        if (ask_bus(service->bus, sender, &asked) < 0) {
+        int kept = ask_bus(service->bus, sender, &asked) == 0 && (known = calloc(1, sizeof *known)) != NULL &&
+                   (known->sender = strdup(sender)) != NULL;
+        if (!kept) {
             // Not kept: a client that left meanwhile, or a bus that would not say, is asked again next time.
-            request->pid = asked.pid;
-            request->uid = asked.uid;
-            request->pidfd = asked.pidfd;
-            return;
-        }
-        known = calloc(1, sizeof *known);
-        if (known == NULL || (known->sender = strdup(sender)) == NULL) {
             free(known);
             request->pid = asked.pid;
             request->uid = asked.uid;

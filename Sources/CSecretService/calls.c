@@ -19,6 +19,11 @@ int call_handler(clavis_secret_service *service, sd_bus_message *message, const 
     }
     service->handler(service->context, request, reply);
     if (request->pidfd >= 0) close(request->pidfd);
+    // A secret arrives in place in the message's buffer (in clear in a plain session): the handler has copied it,
+    // and the buffer is wiped before it goes back to the heap.
+    if (request->secret.value.bytes != NULL && request->secret.value.count > 0) {
+        explicit_bzero((void *)request->secret.value.bytes, request->secret.value.count);
+    }
     if (reply->failed || reply->out_of_memory) {
         int result = reply_error(reply, error);
         reply_free(reply);

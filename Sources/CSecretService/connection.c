@@ -20,12 +20,9 @@ static int on_name_owner_changed(sd_bus_message *message, void *userdata, sd_bus
     if (name[0] != ':' || new_owner[0] != '\0') return 0;
     forget_caller(service, name);
     if (service->handler == NULL) return 0;
-    clavis_ss_request request;
-    memset(&request, 0, sizeof request);
-    request.operation = CLAVIS_SS_CLIENT_GONE;
+    clavis_ss_request request = request_for(CLAVIS_SS_CLIENT_GONE);
     request.path = SECRETS_ROOT;
     request.sender = name;
-    request.pidfd = -1;
     clavis_ss_reply *reply = reply_new();
     if (reply == NULL) return 0;
     service->handler(service->context, &request, reply);

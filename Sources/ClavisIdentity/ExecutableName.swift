@@ -11,8 +11,9 @@ public enum ExecutableName {
         name(ofLink: "/proc/self/exe") ?? programName
     }
 
-    /// The last path component of the target of the symbolic link at `path`.
-    static func name(ofLink path: String) -> String? {
+    /// The last path component of the target of the symbolic link at `path` (`/proc/<pid>/exe`: a process's
+    /// executable's name).
+    public static func name(ofLink path: String) -> String? {
         guard let target = linkTarget(path) else { return nil }
         let name = target.split(separator: "/").last.map(String.init) ?? ""
         return name.isEmpty ? nil : name

@@ -23,9 +23,12 @@ extension SecretServiceProvider {
             // Every matching item is closed: the locked list below names them.
         }
         let closed = try keychain.lockedItemPaths(in: collection, matching: attributes)
-        return SecretServiceReply(
-            paths: found.filter { !keychain.isLocked($0) }.map(\.object.path),
-            secondPaths: found.filter(keychain.isLocked).map(\.object.path) + closed)
+        var open: [String] = []
+        var locked: [String] = []
+        for item in found {
+            if keychain.isLocked(item) { locked.append(item.object.path) } else { open.append(item.object.path) }
+        }
+        return SecretServiceReply(paths: open, secondPaths: locked + closed)
     }
 
     /// Service.GetSecrets (the items that do not exist are left out) and Item.GetSecret (strict: they fail). A locked

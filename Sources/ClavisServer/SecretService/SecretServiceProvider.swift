@@ -88,7 +88,11 @@ final class SecretServiceProvider: @unchecked Sendable {
         case .unlock: return try unlock(request.objects, for: request.sender, keychain)
         case .lock:
             // The whole keychain locks: its WhenUnlocked classes close, as on a locked device.
-            keychain.service.keychain.lock()
+            do {
+                try keychain.service.lock()
+            } catch {
+                throw SecretServiceError(error)
+            }
             return SecretServiceReply(paths: request.objects)
         case .getSecrets: return try secrets(request, keychain)
         case .readAlias:

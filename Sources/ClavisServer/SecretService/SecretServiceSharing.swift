@@ -12,10 +12,7 @@ enum SecretServiceSharing {
     /// items go) unless the caller opted out.
     static func adjust(_ entitlements: inout Entitlements) {
         guard entitlements.sharesSecretService else { return }
-        let isAdministrator = entitlements.isAdministrator
-        entitlements = Entitlements(
-            applicationIdentifier: entitlements.applicationIdentifier,
-            keychainAccessGroups: [SecretServiceItem.sharedAccessGroup] + entitlements.accessGroups)
-        entitlements.isAdministrator = isAdministrator
+        entitlements.accessGroups.removeAll { $0 == SecretServiceItem.sharedAccessGroup }
+        entitlements.accessGroups.insert(SecretServiceItem.sharedAccessGroup, at: 0)
     }
 }

@@ -351,28 +351,27 @@ extension KeychainEngine {
         var indexChosen = false
         // An account names one item or few; a Secret Service attribute pair is next (every item of a collection
         // shares its service), then the other indexed attributes.
-        let drivingKeys = AttributeKey.indexedBySelectivity
-        for key in drivingKeys.prefix(1) + (query.secretServiceAttributes.isEmpty ? [] : [.secretServiceAttributes])
-            + drivingKeys.dropFirst()
-        {
-            if key == .secretServiceAttributes {
-                // Each distinct digest once: two pairs whose digests collide count as one, and the decrypted
-                // attributes tell them apart.
-                var pairDigests: [[UInt8]] = []
-                for (name, value) in query.secretServiceAttributes {
-                    let digest = digests.digest(ofSecretServicePair: name, value)
-                    if !pairDigests.contains(digest) { pairDigests.append(digest) }
-                }
-                conditions.append(Self.pairLookup(count: pairDigests.count, drives: !indexChosen))
-                values += pairDigests.sorted { $0.lexicographicallyPrecedes($1) }.map(DatabaseValue.blob)
-                indexChosen = true
-                continue
-            }
-            guard let value = attributes[key] else { continue }
+        func addLookup(_ key: AttributeKey) {
+            guard let value = attributes[key] else { return }
             conditions.append(Self.lookup(key, count: 1, drives: !indexChosen))
             values.append(.blob(digests.digest(of: key, value)))
             indexChosen = true
         }
+        let bySelectivity = AttributeKey.indexedBySelectivity
+        addLookup(bySelectivity[0])  // the account
+        if !query.secretServiceAttributes.isEmpty {
+            // Each distinct digest once: two pairs whose digests collide count as one, and the decrypted attributes
+            // tell them apart.
+            var pairDigests: [[UInt8]] = []
+            for (name, value) in query.secretServiceAttributes {
+                let digest = digests.digest(ofSecretServicePair: name, value)
+                if !pairDigests.contains(digest) { pairDigests.append(digest) }
+            }
+            conditions.append(Self.pairLookup(count: pairDigests.count, drives: !indexChosen))
+            values += pairDigests.sorted { $0.lexicographicallyPrecedes($1) }.map(DatabaseValue.blob)
+            indexChosen = true
+        }
+        for key in bySelectivity.dropFirst() { addLookup(key) }
         return (conditions.joined(separator: " AND "), values)
     }
 

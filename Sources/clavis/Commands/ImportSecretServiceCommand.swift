@@ -1,5 +1,6 @@
 import ClavisClient
 import ClavisCore
+import ClavisIdentity
 
 #if canImport(Glibc)
     import Glibc
@@ -44,7 +45,7 @@ struct ImportSecretServiceCommand: RunnableCommand {
         var tally = Tally()
         do throws(KeychainError) {
             let source = try SecretServiceSource()
-            if Self.executableName(of: source.ownerPID) == "clavisd" {
+            if ExecutableName.name(ofLink: "/proc/\(source.ownerPID)/exe") == "clavisd" {
                 throw KeychainError(
                     .param,
                     "the Secret Service on this session bus is clavisd itself: run the import while the other "
@@ -123,14 +124,5 @@ struct ImportSecretServiceCommand: RunnableCommand {
                 "clavis: import-secret-service: the collection \"\(ItemFormatter.printable(label))\" stayed locked: "
                     + "its \(items) items were not imported")
         }
-    }
-
-    /// The file name of the executable process `pid` runs, when it can be read.
-    private static func executableName(of pid: UInt32) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return path.split(separator: "/").last.map(String.init)
     }
 }
