@@ -29,12 +29,14 @@ let package = Package(
         .systemLibrary(name: "CProcessHardening"),
         .target(name: "CUnixSocket"),
         .target(name: "CChildProcess"),
-        .target(name: "CFprintd"),
+        // libsystemd's sd-bus, loaded on first use by the D-Bus clients the command line and the library carry.
+        .target(name: "CBusLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CFprintd", dependencies: ["CBusLibrary"]),
         .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("systemd")]),
         // Another Secret Service provider, read by `clavis import-secret-service`; libsystemd is loaded on first use.
-        .target(name: "CSecretSource", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSecretSource", dependencies: ["CBusLibrary"]),
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),

@@ -1,83 +1,32 @@
 #include "CFprintd.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <systemd/sd-bus.h>
+#include "CBusLibrary.h"
 #include <time.h>
 
 #define FPRINT_NAME "net.reactivated.Fprint"
 #define FPRINT_DEVICE FPRINT_NAME ".Device"
 
-// The sd-bus functions used, found in libsystemd.so.0 once.
-static struct {
-    int loaded;
-    int (*open_system)(sd_bus **bus);
-    int (*call_method)(sd_bus *bus, const char *destination, const char *path, const char *interface,
-                       const char *member, sd_bus_error *error, sd_bus_message **reply, const char *types, ...);
-    int (*message_read)(sd_bus_message *message, const char *types, ...);
-    int (*message_read_strv)(sd_bus_message *message, char ***strv);
-    sd_bus_message *(*message_unref)(sd_bus_message *message);
-    void (*error_free)(sd_bus_error *error);
-    int (*error_has_name)(const sd_bus_error *error, const char *name);
-    int (*match_signal)(sd_bus *bus, sd_bus_slot **slot, const char *sender, const char *path,
-                        const char *interface, const char *member, sd_bus_message_handler_t callback,
-                        void *userdata);
-    sd_bus_slot *(*slot_unref)(sd_bus_slot *slot);
-    int (*process)(sd_bus *bus, sd_bus_message **message);
-    int (*wait)(sd_bus *bus, uint64_t timeout_usec);
-    sd_bus *(*flush_close_unref)(sd_bus *bus);
-} bus_api;
-
-static pthread_once_t bus_api_once = PTHREAD_ONCE_INIT;
-
-static void load_bus_api(void) {
-    void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return;
-#define FIND(field, symbol)                                   \
-    do {                                                      \
-        *(void **)(&bus_api.field) = dlsym(library, symbol);  \
-        if (bus_api.field == NULL) return;                    \
-    } while (0)
-    FIND(open_system, "sd_bus_open_system");
-    FIND(call_method, "sd_bus_call_method");
-    FIND(message_read, "sd_bus_message_read");
-    FIND(message_read_strv, "sd_bus_message_read_strv");
-    FIND(message_unref, "sd_bus_message_unref");
-    FIND(error_free, "sd_bus_error_free");
-    FIND(error_has_name, "sd_bus_error_has_name");
-    FIND(match_signal, "sd_bus_match_signal");
-    FIND(slot_unref, "sd_bus_slot_unref");
-    FIND(process, "sd_bus_process");
-    FIND(wait, "sd_bus_wait");
-    FIND(flush_close_unref, "sd_bus_flush_close_unref");
-#undef FIND
-    bus_api.loaded = 1;
-}
-
-int clavis_fprintd_loadable(void) {
-    pthread_once(&bus_api_once, load_bus_api);
-    return bus_api.loaded;
-}
+int clavis_fprintd_loadable(void) { return clavis_bus() != NULL; }
 
 /// Opens the system bus and finds the default reader's path (copied into `device`).
 static int open_device(sd_bus **bus, char *device, size_t capacity) {
-    if (!clavis_fprintd_loadable() || bus_api.open_system(bus) < 0) return CLAVIS_FPRINTD_UNAVAILABLE;
+    if (!clavis_fprintd_loadable() || sd_bus_open_system(bus) < 0) return CLAVIS_FPRINTD_UNAVAILABLE;
     sd_bus_error error = SD_BUS_ERROR_NULL;
     sd_bus_message *reply = NULL;
     const char *path = NULL;
     int outcome = CLAVIS_FPRINTD_UNAVAILABLE;
-    if (bus_api.call_method(*bus, FPRINT_NAME, "/net/reactivated/Fprint/Manager", FPRINT_NAME ".Manager",
+    if (sd_bus_call_method(*bus, FPRINT_NAME, "/net/reactivated/Fprint/Manager", FPRINT_NAME ".Manager",
                             "GetDefaultDevice", &error, &reply, "") >= 0
-        && bus_api.message_read(reply, "o", &path) >= 0 && strlen(path) < capacity) {
+        && sd_bus_message_read(reply, "o", &path) >= 0 && strlen(path) < capacity) {
         strcpy(device, path);
         outcome = CLAVIS_FPRINTD_MATCH;
     }
-    bus_api.error_free(&error);
-    if (reply != NULL) bus_api.message_unref(reply);
-    if (outcome != CLAVIS_FPRINTD_MATCH) *bus = bus_api.flush_close_unref(*bus);
+    sd_bus_error_free(&error);
+    if (reply != NULL) sd_bus_message_unref(reply);
+    if (outcome != CLAVIS_FPRINTD_MATCH) *bus = sd_bus_flush_close_unref(*bus);
     return outcome;
 }
 
@@ -85,8 +34,8 @@ static int open_device(sd_bus **bus, char *device, size_t capacity) {
 static int call_device(sd_bus *bus, const char *device, const char *member, const char *argument,
                        sd_bus_error *error) {
     return argument != NULL
-        ? bus_api.call_method(bus, FPRINT_NAME, device, FPRINT_DEVICE, member, error, NULL, "s", argument)
-        : bus_api.call_method(bus, FPRINT_NAME, device, FPRINT_DEVICE, member, error, NULL, "");
+        ? sd_bus_call_method(bus, FPRINT_NAME, device, FPRINT_DEVICE, member, error, NULL, "s", argument)
+        : sd_bus_call_method(bus, FPRINT_NAME, device, FPRINT_DEVICE, member, error, NULL, "");
 }
 
 /// Appends `name` and a zero byte to `buffer` at `*used`; false when it does not fit.
@@ -106,11 +55,11 @@ int clavis_fprintd_enrolled(const char *user, char *buffer, size_t capacity) {
     sd_bus_error error = SD_BUS_ERROR_NULL;
     sd_bus_message *reply = NULL;
     char **fingers = NULL;
-    if (bus_api.call_method(bus, FPRINT_NAME, device, FPRINT_DEVICE, "ListEnrolledFingers", &error, &reply, "s",
+    if (sd_bus_call_method(bus, FPRINT_NAME, device, FPRINT_DEVICE, "ListEnrolledFingers", &error, &reply, "s",
                             user) < 0) {
-        outcome = bus_api.error_has_name(&error, FPRINT_NAME ".Error.NoEnrolledPrints")
+        outcome = sd_bus_error_has_name(&error, FPRINT_NAME ".Error.NoEnrolledPrints")
             ? CLAVIS_FPRINTD_NOT_ENROLLED : CLAVIS_FPRINTD_UNAVAILABLE;
-    } else if (bus_api.message_read_strv(reply, &fingers) < 0) {
+    } else if (sd_bus_message_read_strv(reply, &fingers) < 0) {
         outcome = CLAVIS_FPRINTD_UNAVAILABLE;
     } else if (fingers == NULL || fingers[0] == NULL) {
         outcome = CLAVIS_FPRINTD_NOT_ENROLLED;
@@ -124,9 +73,9 @@ int clavis_fprintd_enrolled(const char *user, char *buffer, size_t capacity) {
         for (char **name = fingers; *name != NULL; name++) free(*name);
         free(fingers);
     }
-    bus_api.error_free(&error);
-    if (reply != NULL) bus_api.message_unref(reply);
-    bus_api.flush_close_unref(bus);
+    sd_bus_error_free(&error);
+    if (reply != NULL) sd_bus_message_unref(reply);
+    sd_bus_flush_close_unref(bus);
     return outcome;
 }
 
@@ -141,7 +90,7 @@ static int on_verify_status(sd_bus_message *message, void *userdata, sd_bus_erro
     struct verification *verification = userdata;
     const char *result = NULL;
     int done = 0;
-    if (bus_api.message_read(message, "sb", &result, &done) < 0) return 0;
+    if (sd_bus_message_read(message, "sb", &result, &done) < 0) return 0;
     if (strcmp(result, "verify-match") == 0) {
         verification->outcome = CLAVIS_FPRINTD_MATCH;
     } else if (strcmp(result, "verify-no-match") == 0) {
@@ -172,35 +121,35 @@ int clavis_fprintd_verify(const char *user, int timeout_seconds) {
     sd_bus_slot *slot = NULL;
     struct verification verification = {0, CLAVIS_FPRINTD_UNAVAILABLE};
     if (call_device(bus, device, "Claim", user, &error) < 0) {
-        bus_api.error_free(&error);
-        bus_api.flush_close_unref(bus);
+        sd_bus_error_free(&error);
+        sd_bus_flush_close_unref(bus);
         return CLAVIS_FPRINTD_UNAVAILABLE;
     }
-    if (bus_api.match_signal(bus, &slot, FPRINT_NAME, device, FPRINT_DEVICE, "VerifyStatus", on_verify_status,
+    if (sd_bus_match_signal(bus, &slot, FPRINT_NAME, device, FPRINT_DEVICE, "VerifyStatus", on_verify_status,
                              &verification) < 0) {
         outcome = CLAVIS_FPRINTD_UNAVAILABLE;
     } else if (call_device(bus, device, "VerifyStart", "any", &error) < 0) {
-        outcome = bus_api.error_has_name(&error, FPRINT_NAME ".Error.NoEnrolledPrints")
+        outcome = sd_bus_error_has_name(&error, FPRINT_NAME ".Error.NoEnrolledPrints")
             ? CLAVIS_FPRINTD_NOT_ENROLLED : CLAVIS_FPRINTD_UNAVAILABLE;
     } else {
         uint64_t deadline = now_usec() + (uint64_t)timeout_seconds * 1000000u;
         while (!verification.done) {
-            int processed = bus_api.process(bus, NULL);
+            int processed = sd_bus_process(bus, NULL);
             if (processed < 0) break;
             if (processed > 0) continue;
             uint64_t now = now_usec();
             if (now >= deadline) break;
-            if (bus_api.wait(bus, deadline - now) < 0) break;
+            if (sd_bus_wait(bus, deadline - now) < 0) break;
         }
         outcome = verification.done ? verification.outcome
                   : now_usec() >= deadline ? CLAVIS_FPRINTD_TIMED_OUT : CLAVIS_FPRINTD_UNAVAILABLE;
-        bus_api.error_free(&error);
+        sd_bus_error_free(&error);
         call_device(bus, device, "VerifyStop", NULL, &error);
     }
-    bus_api.error_free(&error);
+    sd_bus_error_free(&error);
     call_device(bus, device, "Release", NULL, &error);
-    bus_api.error_free(&error);
-    if (slot != NULL) bus_api.slot_unref(slot);
-    bus_api.flush_close_unref(bus);
+    sd_bus_error_free(&error);
+    if (slot != NULL) sd_bus_slot_unref(slot);
+    sd_bus_flush_close_unref(bus);
     return outcome;
 }

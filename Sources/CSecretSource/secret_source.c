@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bus_library.h"
+#include "CBusLibrary.h"
 
 #define SECRETS "org.freedesktop.secrets"
 #define SECRETS_PATH "/org/freedesktop/secrets"

@@ -1,6 +1,6 @@
 // libsystemd, loaded on first use: opened and its sd-bus functions found once per process.
 #define CLAVIS_BUS_LIBRARY
-#include "bus_library.h"
+#include "CBusLibrary.h"
 #include <dlfcn.h>
 #include <pthread.h>
 
