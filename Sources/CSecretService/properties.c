@@ -89,9 +89,6 @@ int set_property(sd_bus *bus, const char *path, const char *interface, const cha
     if (result < 0) return result;
     emit_signals(service->bus, reply, sd_bus_message_get_sender(sd_bus_get_current_message(service->bus)));
     reply_free(reply);
-    // What was described before the change is stale now.
-    sd_bus_message_unref(service->described_for);
-    service->described_for = NULL;
     return 1;
 }
 
