@@ -38,11 +38,10 @@ extension ByteWriter {
     mutating func query(_ value: ItemQuery) {
         itemClass(value.itemClass)
         attributes(value.attributes)
-        uint32(UInt32(value.secretServiceAttributes.count))
-        for (name, pairValue) in value.secretServiceAttributes.sorted(by: { $0.key < $1.key }) {
-            string(name)
-            string(pairValue)
-        }
+        // The pairs in their stored form (`ssat`), or nothing when the query names none.
+        lengthPrefixed(
+            value.secretServiceAttributes.isEmpty
+                ? Data() : SecretServiceAttributes(value.secretServiceAttributes).encoded)
         switch value.synchronizable {
         case .no: byte(0)
         case .yes: byte(1)
@@ -168,12 +167,13 @@ extension ByteReader {
     mutating func query() throws(KeychainError) -> ItemQuery {
         let itemClass = try itemClass()
         let attributes = try attributes()
+        let encodedPairs = try data()
         var secretServiceAttributes: [String: String] = [:]
-        for _ in 0..<(try uint32()) {
-            let name = try string()
-            guard secretServiceAttributes.updateValue(try string(), forKey: name) == nil else {
-                throw malformed("a Secret Service attribute named twice")
+        if !encodedPairs.isEmpty {
+            guard let pairs = SecretServiceAttributes(encoded: encodedPairs) else {
+                throw malformed("Secret Service attributes that are not an encoding of them")
             }
+            secretServiceAttributes = pairs.pairs
         }
         let synchronizable: SynchronizableFilter
         switch try byte() {

@@ -125,7 +125,7 @@ import Testing
         var writer = ByteWriter()
         writer.string(ItemClass.genericPassword.rawValue)
         writer.lengthPrefixed(AttributeCodec.encode([.service: .string(service)]))
-        writer.uint32(0)  // no Secret Service attributes (wire version 2)
+        writer.uint32(0)  // no Secret Service attributes: their encoding, empty (wire version 2)
         writer.byte(0)  // not synchronizable
         writer.byte(0)  // no access groups named
         writer.byte(0)  // no persistent reference

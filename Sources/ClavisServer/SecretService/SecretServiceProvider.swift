@@ -32,7 +32,7 @@ final class SecretServiceProvider: @unchecked Sendable {
     /// A provider answering for the keychain `keychain` gives each caller, telling `record` of each call.
     init(
         keychain: @escaping KeychainSource,
-        record: @escaping (SecretServiceRequest, SecretServiceKeychain?, SecretServiceError?) -> Void = { _, _, _ in }
+        record: @escaping (SecretServiceRequest, SecretServiceKeychain?, SecretServiceError?) -> Void
     ) {
         self.keychain = keychain
         self.record = record
