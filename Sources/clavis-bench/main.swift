@@ -4,7 +4,8 @@ import Foundation
 
 // clavis-bench: the keychain's speed, measured in a release build (`swift build -c release`, then
 // `.build/release/clavis-bench`), below the API (the engine) and through it (`Security`, and the `clavis` command
-// against gnome-keyring's `secret-tool`).
+// against gnome-keyring's `secret-tool`), beside the floors no keychain can beat on this machine (a synced 4 KiB write
+// in the keychain's folder; two empty D-Bus round trips to each Secret Service provider).
 //   clavis-bench [--sizes 1000,100000] [--operations 1000] [--keep-dir DIR] [--cli-calls 200]
 //     --sizes 1000,100000,1000000   adds the million-item keychain (built once in DIR and reused by later runs)
 //     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
@@ -138,6 +139,7 @@ do {
             print(measurement.row)
             if measurement.name == "read (pk)" { engineRead[size] = measurement.percentile(0.5) }
         }
+        print(try DurabilityFloor.measure(in: bench.home.path, storeSize: size, count: operations).row)
         #if os(Linux)
             for measurement in try APIWorkloads.run(bench, operations: operations) {
                 print(measurement.row)

@@ -202,8 +202,8 @@ struct ItemRequest {
         for key in [kSecUseDataProtectionKeychain, kSecMatchCaseInsensitive] {
             _ = try query.takeBool(key)
         }
-        _ = query.take("u_CallerName" as NSString)
-        for name in query.keys where name.hasPrefix("m_") || name.hasPrefix("u_") {
+        _ = query.take(named: "u_CallerName")
+        if let name = query.firstKey(where: { $0.hasPrefix("m_") || $0.hasPrefix("u_") }) {
             throw KeychainError(.unimplemented, "'\(name.prefix(64))' is not supported for password items")
         }
     }

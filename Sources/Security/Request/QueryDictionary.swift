@@ -4,61 +4,88 @@ import ClavisCore
 ///
 /// Every accessor returns a status for a bad value (`errSecParam`) instead of trapping.
 struct QueryDictionary {
-    /// The entries, keyed by the constant's string value (`"class"`, `"acct"`, ...).
-    private(set) var entries: [String: Any]
+    /// The names of the entries not taken yet (`"class"`, `"acct"`, ...), each beside its value in `values`. A query
+    /// holds a handful of keys, each a short string stored inline, so a scan comparing names costs less than hashing
+    /// every key a request looks for, most of which are absent.
+    private var names: [String] = []
+    private var values: [Any] = []
 
     /// Reads `dictionary`; a key that is not a string is `errSecParam`.
     ///
-    /// Foundation's own `NSDictionary` and `NSMutableDictionary` hand out their pairs in one pass from storage
-    /// (`getObjects(_:andKeys:count:)`). For any subclass, the keys are walked first (`keyEnumerator()`), and only
-    /// once every one of them is known to be a string is any value looked up, by that string: looking up or hashing
-    /// some foreign keys traps (an `NSDate` holding NaN), and Foundation's bulk accessors look each key up again for
-    /// a subclass. A subclass that lists a key it then cannot find is `errSecParam` as well.
+    /// Foundation's own `NSDictionary` and `NSMutableDictionary` hand out their stored keys and values
+    /// (`allKeys`, `allValues`: one pass each over the same storage, so in the same order) without converting
+    /// them; strings and data are converted here, class by class, numbers are kept as `NSNumber`, and any other value
+    /// is fetched by its key, which unboxes what Foundation boxed. For any subclass, the keys are walked first
+    /// (`keyEnumerator()`), and only once every one of them is known to be a string is any value looked up, by that
+    /// string: looking up or hashing some foreign keys traps (an `NSDate` holding NaN), and Foundation's bulk
+    /// accessors look each key up again for a subclass. A subclass that lists a key it then cannot find is
+    /// `errSecParam` as well.
     init(_ dictionary: NSDictionary) throws(KeychainError) {
         let kind = type(of: dictionary)
         if kind == NSDictionary.self || kind == NSMutableDictionary.self {
-            // Foundation's own classes hand out their pairs from storage in one pass, hashing and comparing nothing.
-            let count = dictionary.count
-            var keys: [Any] = []
-            var values: [Any] = []
-            dictionary.getObjects(&values, andKeys: &keys, count: count)
-            var entries: [String: Any] = Dictionary(minimumCapacity: count)
-            for (key, value) in zip(keys, values) {
-                guard let name = key as? String else { throw KeychainError(.param, "a query key is not a string") }
-                entries[name] = value
+            let keys = dictionary.allKeys
+            let stored = dictionary.allValues
+            guard keys.count == stored.count else { throw KeychainError(.param, "the dictionary changed while read") }
+            names.reserveCapacity(keys.count)
+            values.reserveCapacity(keys.count)
+            for (key, value) in zip(keys, stored) {
+                guard let name = key as? NSString else { throw KeychainError(.param, "a query key is not a string") }
+                let object = value as AnyObject
+                if let string = object as? NSString {
+                    values.append(string as String)
+                } else if let data = object as? NSData {
+                    values.append(data as Data)
+                } else if object is NSNumber {
+                    values.append(object)
+                } else {
+                    guard let fetched = dictionary.object(forKey: name) else {
+                        throw KeychainError(.param, "the dictionary lists a key it does not hold")
+                    }
+                    values.append(fetched)
+                }
+                names.append(name as String)
             }
-            self.entries = entries
             return
         }
-        var names: [String] = []
         let enumerator = dictionary.keyEnumerator()
         while let key = enumerator.nextObject() {
             guard let name = key as? String else {
                 throw KeychainError(.param, "a query key is not a string")
             }
-            names.append(name)
+            if index(of: name) == nil { names.append(name) }
         }
-        var entries: [String: Any] = [:]
         for name in names {
             guard let value = dictionary.object(forKey: name) else {
                 throw KeychainError(.param, "the dictionary lists a key it does not hold")
             }
-            entries[name] = value
+            values.append(value)
         }
-        self.entries = entries
     }
 
     /// The keys present, sorted so that the first offending key is reported deterministically.
-    var keys: [String] { entries.keys.sorted() }
+    var keys: [String] { names.sorted() }
 
     /// True when `key` is present.
-    func contains(_ key: CFString) -> Bool { entries[key as String] != nil }
+    func contains(_ key: CFString) -> Bool { index(of: key as String) != nil }
 
     /// The raw value of `key`, left in place.
-    func value(_ key: CFString) -> Any? { entries[key as String] }
+    func value(_ key: CFString) -> Any? { index(of: key as String).map { values[$0] } }
 
     /// Removes and returns the raw value of `key`.
-    mutating func take(_ key: CFString) -> Any? { entries.removeValue(forKey: key as String) }
+    mutating func take(_ key: CFString) -> Any? { take(named: key as String) }
+
+    /// Removes and returns the raw value of the key named `name` (the last entry takes its place: `keys` sorts).
+    mutating func take(named name: String) -> Any? {
+        guard let index = index(of: name) else { return nil }
+        names.swapAt(index, names.count - 1)
+        values.swapAt(index, values.count - 1)
+        names.removeLast()
+        return values.removeLast()
+    }
+
+    private func index(of name: String) -> Int? {
+        names.firstIndex(of: name)
+    }
 
     /// Removes `key` and returns its value as a string; another type is `errSecParam`.
     mutating func takeString(_ key: CFString) throws(KeychainError) -> String? {
@@ -86,18 +113,34 @@ struct QueryDictionary {
         -> [AttributeKey: AttributeValue]
     {
         let kinds = itemClass.attributeKinds
-        var attributes: [AttributeKey: AttributeValue] = [:]
-        for name in keys {
+        var attributes: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: names.count)
+        var failure: (name: String, error: KeychainError)?
+        for (name, value) in zip(names, values) {
             let key = AttributeKey(rawValue: name)
-            guard let kind = kinds[key] else {
-                throw KeychainError(
-                    .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+            let decoded: AttributeValue
+            do throws(KeychainError) {
+                guard let kind = kinds[key] else {
+                    throw KeychainError(
+                        .noSuchAttribute, "class \(itemClass.rawValue) has no attribute '\(name.prefix(64))'")
+                }
+                decoded = try ValueDecoding.attribute(value, kind: kind, key: name)
+            } catch {
+                // The first offending key in sorted order is reported, whatever order the dictionary gave.
+                if failure.map({ name < $0.name }) ?? true { failure = (name, error) }
+                continue
             }
-            let value = try ValueDecoding.attribute(take(name as NSString) as Any, kind: kind, key: name)
             if droppingDates && (key == .creationDate || key == .modificationDate) { continue }
-            attributes[key] = value
+            attributes[key] = decoded
         }
+        if let failure { throw failure.error }
+        names.removeAll()
+        values.removeAll()
         return attributes
+    }
+
+    /// The first key in sorted order that `isOffending`, if any (without sorting every key).
+    func firstKey(where isOffending: (String) -> Bool) -> String? {
+        names.filter(isOffending).min()
     }
 }
 
@@ -117,9 +160,11 @@ enum ValueDecoding {
 
     /// A boolean (`CFBoolean`, `Bool`) or a number, where any non-zero value is true.
     static func bool(_ value: Any, key: String) throws(KeychainError) -> Bool {
-        if let bool = value as? Bool { return bool }
-        guard let number = value as? NSNumber else { throw wrongType(key, "a boolean") }
-        return number.int64Value != 0 || number.doubleValue != 0
+        // A dictionary's booleans arrive as NSNumber (`QueryDictionary` keeps them so): checked first, since casting
+        // one to `Bool` goes through Foundation's bridging.
+        if let number = value as? NSNumber { return number.int64Value != 0 || number.doubleValue != 0 }
+        guard let bool = value as? Bool else { throw wrongType(key, "a boolean") }
+        return bool
     }
 
     /// A whole number that fits in 64 bits.

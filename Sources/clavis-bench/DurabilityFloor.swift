@@ -1,0 +1,32 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What one durable commit costs the file system alone: a 4 KiB write followed by `fdatasync`, as SQLite's
+/// write-ahead log does for each commit under `synchronous = FULL`, in the keychain's own folder. No add can be
+/// acknowledged faster than this on the same disk; the rows above it show how much of an add is the keychain's.
+enum DurabilityFloor {
+    /// `count` synced 4 KiB writes to a scratch file in `folder`, which is removed afterwards.
+    static func measure(in folder: String, storeSize: Int, count: Int) throws -> Measurement {
+        let path = folder + "/durability-floor"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Workloads.BenchError.status("open \(path)", errno) }
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        let page = [UInt8](repeating: 0x5A, count: 4096)
+        var floor = Measurement(name: "fdatasync 4 KiB", storeSize: storeSize)
+        for index in 0..<count {
+            var written = 0
+            floor.time {
+                written = page.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(index % 64) * 4096) }
+                if written == page.count && fdatasync(descriptor) != 0 { written = -1 }
+            }
+            guard written == page.count else { throw Workloads.BenchError.status("write \(path)", errno) }
+        }
+        return floor
+    }
+}
