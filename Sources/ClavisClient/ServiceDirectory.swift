@@ -68,7 +68,11 @@ public enum ServiceDirectory {
     {
         let key = EmbeddedKey(
             home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
-            biometryScript: configuration.biometryScript)
+            biometryScript: configuration.biometryScript, homeSource: configuration.homeSource)
+        let generation = OpenKeychains.generation
+        if let last = lastEmbedded.withLock({ $0 }), last.key == key, last.generation == generation {
+            return last.service
+        }
         let entitlements = try entitlements(path: configuration.entitlementsPath)
         let keychain = try OpenKeychains.keychain(
             home: configuration.home, clock: configuration.clock, deviceKeyOptions: try configuration.deviceKeyOptions()
@@ -86,10 +90,20 @@ public enum ServiceDirectory {
             callers[key] = made
             return made
         }
-        return EmbeddedKeychainService(
+        let service = EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: reason, authenticators: caller.authenticators,
             ledger: caller.ledger)
+        lastEmbedded.withLock { $0 = (key, generation, service) }
+        return service
     }
+
+    /// The embedded service made last and what it was made for, while no keychain closed since: a process calls
+    /// with one configuration, so its next call compares four strings instead of hashing them into three tables and
+    /// rebuilding the service.
+    private static let lastEmbedded: Mutex<(key: EmbeddedKey, generation: Int, service: EmbeddedKeychainService)?> = {
+        OpenKeychains.whenClosing { lastEmbedded.withLock { $0 = nil } }
+        return Mutex(nil)
+    }()
 
     /// What the embedded services of one caller share: the sensor, and the record of what sessions proved.
     private struct EmbeddedCaller: Sendable {
@@ -103,6 +117,8 @@ public enum ServiceDirectory {
         let home: String
         let entitlementsPath: String?
         let biometryScript: String?
+        /// Named in the service's reason only.
+        let homeSource: String
     }
 
     /// The daemon at `path` when a socket is there and a daemon answers on it (a stale socket is passed over).

@@ -36,8 +36,28 @@ public enum OpenKeychains {
     /// Closes the keychain of `home` (once no call uses it any more): the next call opens it again, as a new process
     /// would, before the first unlock when it has a passcode. For tests that restart the device (`ClavisTesting`).
     public static func close(home: KeychainHome) {
-        _ = opened.withLock { $0.removeValue(forKey: home) }
+        _ = opened.withLock { opened in
+            closings.add(1, ordering: .relaxed)
+            return opened.removeValue(forKey: home)
+        }
+        releaseKept()
     }
+
+    /// How many times a keychain was closed: a service made for a keychain stays valid while this is unchanged.
+    public static var generation: Int { closings.load(ordering: .relaxed) }
+
+    /// Registers `release`, which drops what its caller keeps of an open keychain (a service made for it), to run
+    /// whenever a keychain closes, at exit included, so that the keychain is really closed then.
+    public static func whenClosing(_ release: @escaping @Sendable () -> Void) {
+        releasers.withLock { $0.append(release) }
+    }
+
+    private static func releaseKept() {
+        for release in releasers.withLock({ $0 }) { release() }
+    }
+
+    private static let closings = Atomic<Int>(0)
+    private static let releasers = Mutex<[@Sendable () -> Void]>([])
 
     /// The keychain in `home` if this process has it open; `nil` otherwise (nothing is opened).
     public static func ifOpen(home: KeychainHome) -> Keychain? {
@@ -51,7 +71,12 @@ public enum OpenKeychains {
 
     /// Releases every open keychain, unless another thread is opening one right now.
     static func closeAll() {
-        _ = opened.withLockIfAvailable { $0.removeAll() }
+        let closed = opened.withLockIfAvailable { opened in
+            closings.add(1, ordering: .relaxed)
+            opened.removeAll()
+            return true
+        }
+        if closed == true { releaseKept() }
     }
 
     private static let opened = Mutex<[KeychainHome: Keychain]>([:])

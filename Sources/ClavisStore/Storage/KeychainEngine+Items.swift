@@ -367,8 +367,13 @@ extension KeychainEngine {
                 let digest = digests.digest(ofSecretServicePair: name, value)
                 if !pairDigests.contains(digest) { pairDigests.append(digest) }
             }
-            conditions.append(Self.pairLookup(count: pairDigests.count, drives: !indexChosen))
-            values += pairDigests.sorted { $0.lexicographicallyPrecedes($1) }.map(DatabaseValue.blob)
+            // The rarest pair drives and the others are checked per candidate: a pair every item of a schema
+            // shares (`xdg:schema`) would otherwise cost one index entry per item on every search.
+            for (position, digest) in rarestFirst(pairDigests).enumerated() {
+                conditions.append(
+                    Self.lookup(.secretServiceAttributes, count: 1, drives: !indexChosen && position == 0))
+                values.append(.blob(digest))
+            }
             indexChosen = true
         }
         for key in bySelectivity.dropFirst() { addLookup(key) }
@@ -385,17 +390,23 @@ extension KeychainEngine {
             : "EXISTS (SELECT 1 FROM \(key.lookupTable) WHERE \(match) AND item = items.id)"
     }
 
-    /// The condition that a row is filed under every one of `count` Secret Service pair digests. When it `drives`,
-    /// the items holding them all are found in the lookup table alone (its key covers the search), before any row of
-    /// `items` is read: a pair many items share (`application=mail`) costs index entries, not rows.
-    private static func pairLookup(count: Int, drives: Bool) -> String {
-        guard count > 1 else { return lookup(.secretServiceAttributes, count: 1, drives: drives) }
+    /// Secret Service pair digests ordered by how many items hold each (counted up to `pairCountCap`, which is
+    /// enough to tell a rare pair from a common one), then by their bytes, so one query always reads the same way.
+    private func rarestFirst(_ pairDigests: [[UInt8]]) -> [[UInt8]] {
+        guard pairDigests.count > 1 else { return pairDigests }
         let table = AttributeKey.secretServiceAttributes.lookupTable
-        let digests = "digest IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
-        return drives
-            ? "id IN (SELECT item FROM \(table) WHERE \(digests) GROUP BY item HAVING count(*) = \(count))"
-            : "(SELECT count(*) FROM \(table) WHERE \(digests) AND item = items.id) = \(count)"
+        let counted = pairDigests.map { digest in
+            // A failed count only costs the order: the search itself reports the database's error.
+            let holders = try? connection.scalar(
+                "SELECT count(*) FROM (SELECT 1 FROM \(table) WHERE digest = ? LIMIT \(Self.pairCountCap))",
+                [.blob(digest)])
+            return (digest, holders?.integer ?? Int64(Self.pairCountCap))
+        }
+        return counted.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.lexicographicallyPrecedes($1.0) }.map(\.0)
     }
+
+    /// How far `rarestFirst` counts each pair's items.
+    private static let pairCountCap = 64
 
     /// What a guarded match is for.
     private enum GuardedOperation {
