@@ -71,7 +71,7 @@ import Testing
         #expect(changed == 1)
         _ = try keychain.add(password(account: "frank", service: "vpn", secret: "secret-frank", inGroup))
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 1")?.integer == 2)
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 2")?.integer == 2)
         #expect(try keychain.find(query(account: "bob", service: "mail.example")).first?.secret?.string == "changed")
         #expect(try keychain.find(query(account: "frank", service: "vpn")).first?.secret?.string == "secret-frank")
         #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
@@ -156,6 +156,74 @@ import Testing
         #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
     }
 
+    /// Rows sealed in format 1 (a random item key, wrapped) still open beside new ones, and every write (an add, an
+    /// update, a tombstone) seals in format 2: a fresh 16-byte salt the item key is derived from.
+    @Test func formerFormatRowsStillOpenAndEveryWriteSealsWithAFreshSalt() throws {
+        try VersionFiveKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        try expectEveryVersionFiveItemReads(keychain)
+        let alice = try #require(try keychain.find(query(account: "alice", service: "mail.example")).first)
+        #expect(alice.attributes[.modificationDate] == alice.attributes[.creationDate])
+        let bob = try #require(try keychain.find(query(account: "bob", service: "mail.example")).first)
+        #expect(bob.attributes[.modificationDate] != bob.attributes[.creationDate])
+
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 1")?.integer == 7)
+        let aliceRow = try #require(try inspector.itemIDs().first)
+        var salts: Set<[UInt8]> = []
+        for label in ["Mail 2", "Mail 3"] {
+            let changed = try keychain.update(
+                query(account: "alice", service: "mail.example", returnsSecret: false),
+                with: ItemChanges(attributes: [.label: .string(label)]))
+            #expect(changed == 1)
+            salts.insert(try inspector.blob("wrapped_key", id: aliceRow))
+        }
+        #expect(salts.count == 2 && salts.allSatisfy { $0.count == 16 })
+        _ = try keychain.add(password(account: "grace", service: "vpn", secret: "secret-grace"))
+        var dave = query(account: "dave", service: "vpn", returnsSecret: false)
+        dave.synchronizable = .yes
+        #expect(try keychain.delete(dave) == 1)
+        let rows = try inspector.connection.rows(
+            "SELECT sealing, length(wrapped_key), tombstone FROM items ORDER BY id")
+        #expect(
+            rows.map { [$0[0].integer, $0[1].integer, $0[2].integer] } == [
+                [2, 16, 0], [1, 40, 0], [1, 40, 0], [1, 40, 1], [1, 40, 0], [1, 40, 0], [2, 16, 0], [2, 16, 1],
+            ])
+        #expect(
+            try keychain.find(query(account: "alice", service: "mail.example")).first?.attributes[.label]
+                == .string("Mail 3"))
+        #expect(try keychain.find(query(account: "grace", service: "vpn")).first?.secret?.string == "secret-grace")
+        #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
+    }
+
+    /// Every item of `VersionFiveKeychain` reads, with its secret, by the lookups each was filed under.
+    private func expectEveryVersionFiveItemReads(_ keychain: Keychain) throws {
+        for (account, service) in [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn")] {
+            let found = try keychain.find(query(account: account, service: service))
+            #expect(found.first?.secret?.string == VersionFiveKeychain.secrets[account], "\(account)")
+        }
+        var dave = query(account: "dave", service: "vpn")
+        dave.synchronizable = .yes
+        let daveItem = try #require(try keychain.find(dave).first)
+        #expect(daveItem.secret?.string == "secret-dave")
+        #expect(daveItem.attributes[.accessible] == .string("ck"))
+        #expect(daveItem.attributes[.synchronizable] == .bool(true))
+        let frank = ItemQuery(
+            itemClass: .genericPassword, secretServiceAttributes: ["user": "frank"], returnsSecret: true)
+        #expect(try keychain.find(frank).map { $0.secret?.string } == ["secret-frank"])
+        let labelled = ItemQuery(
+            itemClass: .genericPassword, attributes: [.label: .string("Erin VPN")], returnsSecret: true)
+        #expect(try keychain.find(labelled).map { $0.secret?.string } == ["secret-erin"])
+        let server = ItemQuery(
+            itemClass: .internetPassword, attributes: [.server: .string("example.com")], returnsSecret: true)
+        #expect(try keychain.find(server).map { $0.secret?.string } == ["secret-carol"])
+        let inGroup = ItemQuery(
+            itemClass: .genericPassword, synchronizable: .any, accessGroups: ["clavis"], limit: .all)
+        #expect(
+            try keychain.find(inGroup).compactMap { $0.attributes[.account]?.stringValue }
+                == ["alice", "bob", "dave", "erin", "frank"])
+    }
+
     @Test func alteringAMigratedItemStillBreaksOnlyThatItem() throws {
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
@@ -180,20 +248,7 @@ enum VersionOneKeychain {
     ]
 
     static func write(to home: KeychainHome) throws {
-        let parent = String(home.path.dropLast("/home".count))
-        #expect(mkdir(parent, 0o700) == 0 || errno == EEXIST)
-        #expect(mkdir(home.path, 0o700) == 0)
-        let key: [UInt8] = stride(from: 0, to: deviceKey.utf8.count, by: 2).map { offset in
-            let digits = Array(deviceKey.utf8)[offset..<offset + 2]
-            return UInt8(String(decoding: digits, as: UTF8.self), radix: 16)!
-        }
-        let file = Glibc.open(home.deviceKeyPath, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        #expect(file >= 0)
-        #expect(Glibc.write(file, key, key.count) == key.count)
-        close(file)
-        let connection = try Connection(path: home.databasePath, mode: .readWriteCreate)
-        try connection.executeScript("PRAGMA journal_mode = WAL; PRAGMA application_id = 1129076307;")
-        try connection.executeScript(dump)
+        try KeychainFixture.write(dump: dump, deviceKey: deviceKey, to: home)
     }
 
     static let deviceKey = "a5f8cfbf5bb5e6bb639ffc853c679feaed88ca3bf22613f0a2afcfeca3dc7c28"
