@@ -60,6 +60,11 @@ struct RowBinding {
         return bytes + persistentReference.bytes
     }
 
+    /// The columns the attributes leave out, restored from the row.
+    var columns: StoredAttributes.RowColumns {
+        StoredAttributes.RowColumns(protection: protection, isSynchronizable: isSynchronizable)
+    }
+
     private static let prefix = Array("clavis.item.v1:".utf8)
     private static let partNoncePrefix = Array("clavis.item.v2:".utf8)
     private static let derivedKeyPrefix = Array("clavis.item.v3:".utf8)
@@ -86,7 +91,7 @@ final class ItemSealer {
         // seals twice (two of 16 random bytes collide after about 2^64 sealings).
         let salt = SecureRandom.bytes(count: ClassKey.saltByteCount)
         let itemKey = classKey.itemKey(salt: salt)
-        let encodedAttributes = SecureBytes(StoredAttributes.encode(attributes))
+        let encodedAttributes = SecureBytes(StoredAttributes.encode(attributes, row: binding.columns))
         return SealedItem(
             salt: salt,
             attributes: try seal(encodedAttributes, key: itemKey, part: .attributes, binding: binding),
@@ -137,7 +142,7 @@ final class ItemSealer {
         } catch {
             throw Self.decodeFailure(binding)
         }
-        return try StoredAttributes.decode(plaintext.unprotectedBytes())
+        return try StoredAttributes.decode(plaintext.unprotectedBytes(), row: binding.columns)
     }
 
     /// Opens a row's secret.
