@@ -14,7 +14,7 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
         // The old table's pages went back to the file system.
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
@@ -27,9 +27,10 @@ import Testing
         for (table, count) in entries {
             #expect(
                 try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == Int64(count), "\(table)")
+            let length = table == "items_access_group" ? 8 : 4
             #expect(
-                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != 8")?.integer == 0
-            )
+                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != \(length)")?
+                    .integer == 0)
         }
         let accounts = [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn"), ("dave", "vpn")]
         for (account, service) in accounts {
@@ -81,7 +82,8 @@ import Testing
     }
 
     @Test func aVersionTwoKeychainGainsTheKeyLookupsAndFindsKeysByTagAndApplicationLabel() throws {
-        // A keychain at version 2 is today's without version 3's two tables and the later ones.
+        // A keychain at version 2 is today's without version 3's two tables and the later ones (version 6 shortens
+        // digests already short).
         _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
         try StoreInspector(temporary.home).connection.executeScript(
             """
@@ -91,7 +93,7 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
         let tag = AttributeValue.data(Data("com.example.key".utf8))
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for (keyClass, tagged) in [(1, true), (0, true), (1, false)] as [(Int64, Bool)] {
@@ -128,7 +130,7 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for serial in [1, 2] as [UInt8] {
             let attributes: [AttributeKey: AttributeValue] = [
@@ -194,6 +196,40 @@ import Testing
                 == .string("Mail 3"))
         #expect(try keychain.find(query(account: "grace", service: "vpn")).first?.secret?.string == "secret-grace")
         #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
+    }
+
+    /// Migration 6 cuts every attribute lookup's digests to 4 bytes, keeping each entry (the access group's keep 8),
+    /// and compacts the file; every lookup still finds its items through its index.
+    @Test func aVersionFiveKeychainMigratesToShortLookupDigestsAndFindsEveryItem() throws {
+        try VersionFiveKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
+        #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
+        let entries = [
+            "items_access_group": 7, "items_account": 7, "items_service": 6, "items_server": 1, "items_label": 2,
+            "items_secret_service_attribute": 2, "items_application_label": 0, "items_subject": 0,
+        ]
+        for (table, count) in entries {
+            let length = table == "items_access_group" ? 8 : 4
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == Int64(count), "\(table)")
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != \(length)")?
+                    .integer == 0, "\(table)")
+        }
+        try expectEveryVersionFiveItemReads(keychain)
+        let byAccount = ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("erin")])
+        #expect(try keychain.explain(byAccount).contains { $0.contains("items_account") })
+        let byPair = ItemQuery(itemClass: .genericPassword, secretServiceAttributes: ["xdg:schema": "org.example"])
+        #expect(try keychain.find(byPair).count == 1)
+        #expect(try keychain.explain(byPair).contains { $0.contains("items_secret_service_attribute") })
+        // New entries are filed at the new lengths beside the migrated ones.
+        _ = try keychain.add(password(account: "grace", service: "vpn", [.accessGroup: .string("clavis")]))
+        let vpn = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("vpn")], limit: .all)
+        #expect(try keychain.find(vpn).compactMap { $0.attributes[.account]?.stringValue } == ["erin", "grace"])
+        #expect(try keychain.delete(ItemQuery(itemClass: .genericPassword, accessGroups: ["clavis"])) == 5)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).count == 1)
     }
 
     /// Every item of `VersionFiveKeychain` reads, with its secret, by the lookups each was filed under.

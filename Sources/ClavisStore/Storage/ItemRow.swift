@@ -50,8 +50,11 @@ struct RowDigests {
             }
         }
         if let secretServiceAttributes = SecretServiceAttributes(of: attributes) {
+            // Each distinct digest once: two pairs of the item whose digests collide share one entry.
+            var seen: Set<[UInt8]> = []
             for (name, value) in secretServiceAttributes.pairs {
-                lookups.append((.secretServiceAttributes, digests.digest(ofSecretServicePair: name, value)))
+                let digest = digests.digest(ofSecretServicePair: name, value)
+                if seen.insert(digest).inserted { lookups.append((.secretServiceAttributes, digest)) }
             }
         }
     }
