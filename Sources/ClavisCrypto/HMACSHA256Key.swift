@@ -28,17 +28,28 @@ public final class HMACSHA256Key {
     /// HMAC-SHA256 of `message` under this key.
     public func authenticationCode(for message: [UInt8]) -> [UInt8] {
         var code = [UInt8](repeating: 0, count: HMACSHA256.byteCount)
+        code.withUnsafeMutableBufferPointer { compute(message, into: $0.baseAddress!) }
+        return code
+    }
+
+    /// HMAC-SHA256 of `message` under this key, in a zeroing container: HMAC as a pseudorandom function whose
+    /// output is itself a key.
+    public func derivedKey(for message: [UInt8]) -> SecureBytes {
+        SecureBytes(count: HMACSHA256.byteCount) { output in
+            compute(message, into: output.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Writes the code of `message` to the `HMACSHA256.byteCount` bytes at `output`.
+    private func compute(_ message: [UInt8], into output: UnsafeMutablePointer<UInt8>) {
         var written = 0
         // Initialising without a key restarts from the kept keyed state.
         let status = try? message.withBytes { input, inputCount throws(CryptoError) in
-            try code.withMutableBytes { output, outputCount throws(CryptoError) in
-                guard EVP_MAC_init(context, nil, 0, nil) == 1, EVP_MAC_update(context, input, inputCount) == 1 else {
-                    return Int32(0)
-                }
-                return EVP_MAC_final(context, output, &written, outputCount)
+            guard EVP_MAC_init(context, nil, 0, nil) == 1, EVP_MAC_update(context, input, inputCount) == 1 else {
+                return Int32(0)
             }
+            return EVP_MAC_final(context, output, &written, HMACSHA256.byteCount)
         }
         guard status == 1, written == HMACSHA256.byteCount else { fatalError("HMAC-SHA256 failed") }
-        return code
     }
 }

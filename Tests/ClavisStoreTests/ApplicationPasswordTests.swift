@@ -128,7 +128,7 @@ import Testing
         }
         let row = try #require(rows.first)
         let itemKey = try engine.sealer.itemKey(
-            wrappedKey: row.wrappedKey, classKey: engine.classKey(for: row.binding.protection), binding: row.binding)
+            storedKey: row.storedKey, classKey: engine.classKey(for: row.binding.protection), binding: row.binding)
         let inner = try engine.sealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
         let bytes = inner.unprotectedBytes()
         #expect(bytes.starts(with: Array("cap1".utf8)))

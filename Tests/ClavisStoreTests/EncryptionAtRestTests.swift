@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisSQLite
 import ClavisStore
 import FoundationEssentials
 import Testing
@@ -47,6 +48,32 @@ import Testing
             try inspector.setBlob(column, id: ids[1], original)
         }
         #expect(try keychain.find(query(account: "b")).first?.secret?.string == "secret-b")
+    }
+
+    /// The clear `sync` and `protection` columns are bound to the boxes (the attributes no longer hold `sync` and
+    /// `pdmn`, which are read back from these columns): flipping either makes the item fail, not change.
+    @Test func flippingAnItemsSyncOrProtectionColumnMakesItFailToDecrypt() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a", secret: "secret-a"))
+        _ = try keychain.add(
+            password(account: "b", secret: "secret-b", [.synchronizable: .bool(true), .accessible: .string("ck")]))
+        let inspector = try StoreInspector(temporary.home)
+        let ids = try inspector.itemIDs()
+        let flips: [(id: Int64, account: String, column: String, flipped: DatabaseValue, original: DatabaseValue)] = [
+            (ids[0], "a", "sync", .integer(1), .integer(0)), (ids[0], "a", "protection", .text("ck"), .text("ak")),
+            (ids[1], "b", "sync", .integer(0), .integer(1)), (ids[1], "b", "protection", .text("ak"), .text("ck")),
+        ]
+        for flip in flips {
+            var anySync = query(account: flip.account)
+            anySync.synchronizable = .any
+            try inspector.set(flip.column, id: flip.id, flip.flipped)
+            #expect(status { try keychain.find(anySync) } == .decode, "\(flip.account): flipped \(flip.column)")
+            try inspector.set(flip.column, id: flip.id, flip.original)
+            let found = try keychain.find(anySync).first
+            #expect(found?.secret?.string == "secret-\(flip.account)")
+            #expect(found?.attributes[.synchronizable] == .bool(flip.account == "b"))
+            #expect(found?.attributes[.accessible] == .string(flip.account == "b" ? "ck" : "ak"))
+        }
     }
 
     @Test func aDamagedItemHidesNoOtherFromListingsAndCanBeDeletedByReference() throws {

@@ -14,7 +14,7 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
         // The old table's pages went back to the file system.
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
@@ -27,9 +27,10 @@ import Testing
         for (table, count) in entries {
             #expect(
                 try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == Int64(count), "\(table)")
+            let length = table == "items_access_group" ? 8 : 4
             #expect(
-                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != 8")?.integer == 0
-            )
+                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != \(length)")?
+                    .integer == 0)
         }
         let accounts = [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn"), ("dave", "vpn")]
         for (account, service) in accounts {
@@ -71,7 +72,7 @@ import Testing
         #expect(changed == 1)
         _ = try keychain.add(password(account: "frank", service: "vpn", secret: "secret-frank", inGroup))
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 1")?.integer == 2)
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 2")?.integer == 2)
         #expect(try keychain.find(query(account: "bob", service: "mail.example")).first?.secret?.string == "changed")
         #expect(try keychain.find(query(account: "frank", service: "vpn")).first?.secret?.string == "secret-frank")
         #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
@@ -81,7 +82,8 @@ import Testing
     }
 
     @Test func aVersionTwoKeychainGainsTheKeyLookupsAndFindsKeysByTagAndApplicationLabel() throws {
-        // A keychain at version 2 is today's without version 3's two tables and the later ones.
+        // A keychain at version 2 is today's without version 3's two tables and the later ones (version 6 shortens
+        // digests already short).
         _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
         try StoreInspector(temporary.home).connection.executeScript(
             """
@@ -91,7 +93,7 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
         let tag = AttributeValue.data(Data("com.example.key".utf8))
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for (keyClass, tagged) in [(1, true), (0, true), (1, false)] as [(Int64, Bool)] {
@@ -128,7 +130,7 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 5)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for serial in [1, 2] as [UInt8] {
             let attributes: [AttributeKey: AttributeValue] = [
@@ -156,6 +158,108 @@ import Testing
         #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
     }
 
+    /// Rows sealed in format 1 (a random item key, wrapped) still open beside new ones, and every write (an add, an
+    /// update, a tombstone) seals in format 2: a fresh 16-byte salt the item key is derived from.
+    @Test func formerFormatRowsStillOpenAndEveryWriteSealsWithAFreshSalt() throws {
+        try VersionFiveKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        try expectEveryVersionFiveItemReads(keychain)
+        let alice = try #require(try keychain.find(query(account: "alice", service: "mail.example")).first)
+        #expect(alice.attributes[.modificationDate] == alice.attributes[.creationDate])
+        let bob = try #require(try keychain.find(query(account: "bob", service: "mail.example")).first)
+        #expect(bob.attributes[.modificationDate] != bob.attributes[.creationDate])
+
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 1")?.integer == 7)
+        let aliceRow = try #require(try inspector.itemIDs().first)
+        var salts: Set<[UInt8]> = []
+        for label in ["Mail 2", "Mail 3"] {
+            let changed = try keychain.update(
+                query(account: "alice", service: "mail.example", returnsSecret: false),
+                with: ItemChanges(attributes: [.label: .string(label)]))
+            #expect(changed == 1)
+            salts.insert(try inspector.blob("wrapped_key", id: aliceRow))
+        }
+        #expect(salts.count == 2 && salts.allSatisfy { $0.count == 16 })
+        _ = try keychain.add(password(account: "grace", service: "vpn", secret: "secret-grace"))
+        var dave = query(account: "dave", service: "vpn", returnsSecret: false)
+        dave.synchronizable = .yes
+        #expect(try keychain.delete(dave) == 1)
+        let rows = try inspector.connection.rows(
+            "SELECT sealing, length(wrapped_key), tombstone FROM items ORDER BY id")
+        #expect(
+            rows.map { [$0[0].integer, $0[1].integer, $0[2].integer] } == [
+                [2, 16, 0], [1, 40, 0], [1, 40, 0], [1, 40, 1], [1, 40, 0], [1, 40, 0], [2, 16, 0], [2, 16, 1],
+            ])
+        #expect(
+            try keychain.find(query(account: "alice", service: "mail.example")).first?.attributes[.label]
+                == .string("Mail 3"))
+        #expect(try keychain.find(query(account: "grace", service: "vpn")).first?.secret?.string == "secret-grace")
+        #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
+    }
+
+    /// Migration 6 cuts every attribute lookup's digests to 4 bytes, keeping each entry (the access group's keep 8),
+    /// and compacts the file; every lookup still finds its items through its index.
+    @Test func aVersionFiveKeychainMigratesToShortLookupDigestsAndFindsEveryItem() throws {
+        try VersionFiveKeychain.write(to: temporary.home)
+        let keychain = try temporary.open()
+        let inspector = try StoreInspector(temporary.home)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
+        #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
+        let entries = [
+            "items_access_group": 7, "items_account": 7, "items_service": 6, "items_server": 1, "items_label": 2,
+            "items_secret_service_attribute": 2, "items_application_label": 0, "items_subject": 0,
+        ]
+        for (table, count) in entries {
+            let length = table == "items_access_group" ? 8 : 4
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == Int64(count), "\(table)")
+            #expect(
+                try inspector.connection.scalar("SELECT count(*) FROM \(table) WHERE length(digest) != \(length)")?
+                    .integer == 0, "\(table)")
+        }
+        try expectEveryVersionFiveItemReads(keychain)
+        let byAccount = ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("erin")])
+        #expect(try keychain.explain(byAccount).contains { $0.contains("items_account") })
+        let byPair = ItemQuery(itemClass: .genericPassword, secretServiceAttributes: ["xdg:schema": "org.example"])
+        #expect(try keychain.find(byPair).count == 1)
+        #expect(try keychain.explain(byPair).contains { $0.contains("items_secret_service_attribute") })
+        // New entries are filed at the new lengths beside the migrated ones.
+        _ = try keychain.add(password(account: "grace", service: "vpn", [.accessGroup: .string("clavis")]))
+        let vpn = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("vpn")], limit: .all)
+        #expect(try keychain.find(vpn).compactMap { $0.attributes[.account]?.stringValue } == ["erin", "grace"])
+        #expect(try keychain.delete(ItemQuery(itemClass: .genericPassword, accessGroups: ["clavis"])) == 5)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).count == 1)
+    }
+
+    /// Every item of `VersionFiveKeychain` reads, with its secret, by the lookups each was filed under.
+    private func expectEveryVersionFiveItemReads(_ keychain: Keychain) throws {
+        for (account, service) in [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn")] {
+            let found = try keychain.find(query(account: account, service: service))
+            #expect(found.first?.secret?.string == VersionFiveKeychain.secrets[account], "\(account)")
+        }
+        var dave = query(account: "dave", service: "vpn")
+        dave.synchronizable = .yes
+        let daveItem = try #require(try keychain.find(dave).first)
+        #expect(daveItem.secret?.string == "secret-dave")
+        #expect(daveItem.attributes[.accessible] == .string("ck"))
+        #expect(daveItem.attributes[.synchronizable] == .bool(true))
+        let frank = ItemQuery(
+            itemClass: .genericPassword, secretServiceAttributes: ["user": "frank"], returnsSecret: true)
+        #expect(try keychain.find(frank).map { $0.secret?.string } == ["secret-frank"])
+        let labelled = ItemQuery(
+            itemClass: .genericPassword, attributes: [.label: .string("Erin VPN")], returnsSecret: true)
+        #expect(try keychain.find(labelled).map { $0.secret?.string } == ["secret-erin"])
+        let server = ItemQuery(
+            itemClass: .internetPassword, attributes: [.server: .string("example.com")], returnsSecret: true)
+        #expect(try keychain.find(server).map { $0.secret?.string } == ["secret-carol"])
+        let inGroup = ItemQuery(
+            itemClass: .genericPassword, synchronizable: .any, accessGroups: ["clavis"], limit: .all)
+        #expect(
+            try keychain.find(inGroup).compactMap { $0.attributes[.account]?.stringValue }
+                == ["alice", "bob", "dave", "erin", "frank"])
+    }
+
     @Test func alteringAMigratedItemStillBreaksOnlyThatItem() throws {
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
@@ -180,20 +284,7 @@ enum VersionOneKeychain {
     ]
 
     static func write(to home: KeychainHome) throws {
-        let parent = String(home.path.dropLast("/home".count))
-        #expect(mkdir(parent, 0o700) == 0 || errno == EEXIST)
-        #expect(mkdir(home.path, 0o700) == 0)
-        let key: [UInt8] = stride(from: 0, to: deviceKey.utf8.count, by: 2).map { offset in
-            let digits = Array(deviceKey.utf8)[offset..<offset + 2]
-            return UInt8(String(decoding: digits, as: UTF8.self), radix: 16)!
-        }
-        let file = Glibc.open(home.deviceKeyPath, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        #expect(file >= 0)
-        #expect(Glibc.write(file, key, key.count) == key.count)
-        close(file)
-        let connection = try Connection(path: home.databasePath, mode: .readWriteCreate)
-        try connection.executeScript("PRAGMA journal_mode = WAL; PRAGMA application_id = 1129076307;")
-        try connection.executeScript(dump)
+        try KeychainFixture.write(dump: dump, deviceKey: deviceKey, to: home)
     }
 
     static let deviceKey = "a5f8cfbf5bb5e6bb639ffc853c679feaed88ca3bf22613f0a2afcfeca3dc7c28"

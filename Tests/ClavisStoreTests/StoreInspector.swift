@@ -28,7 +28,11 @@ struct StoreInspector {
     }
 
     func setBlob(_ column: String, id: Int64, _ bytes: [UInt8]) throws {
-        try connection.execute("UPDATE items SET \(column) = ? WHERE id = ?", [.blob(bytes), .integer(id)])
+        try set(column, id: id, .blob(bytes))
+    }
+
+    func set(_ column: String, id: Int64, _ value: DatabaseValue) throws {
+        try connection.execute("UPDATE items SET \(column) = ? WHERE id = ?", [value, .integer(id)])
     }
 
     /// The detail lines of SQLite's plan for `sql`.

@@ -6,16 +6,26 @@ import ClavisCrypto
 ///
 /// Each digest is HMAC-SHA256 under an index key derived from the device key, over a domain tag and the value's
 /// canonical encoding, truncated: to 16 bytes for the primary key, whose unique index must never see two items' keys
-/// collide, and to 8 bytes for the lookup columns (attributes, access group), where a collision only adds a candidate
-/// that the check against the decrypted attributes drops. HMAC's keyed state is kept, so a digest costs one short
-/// hash.
+/// collide; to 4 bytes for an attribute's lookup (account, service, label, a Secret Service pair, ...), where a
+/// collision only adds a candidate that the check against the decrypted attributes drops (one in about four billion
+/// items per value looked up); and to 8 bytes for the access group, whose digest also decides without decrypting:
+/// a removed app's items are deleted by it (`deleteAccessGroups`) and a locked search is confined by it to the
+/// caller's groups (`lockedReferences`), so two groups' digests must not collide. HMAC's keyed state is kept, so a
+/// digest costs one short hash.
 /// Not thread-safe: the engine that owns it serialises its use.
 final class IndexDigests {
     private let key: HMACSHA256Key
     /// The length of the primary-key digest.
     static let primaryKeyByteCount = 16
-    /// The length of a lookup column's digest (`agrp_digest`, `acct_digest`, ...).
-    static let lookupByteCount = 8
+    /// The length of an attribute lookup's digest (`items_account`, `items_service`, ...).
+    static let lookupByteCount = 4
+    /// The length of an access group's digest (`items_access_group`).
+    static let accessGroupByteCount = 8
+
+    /// The length of `key`'s lookup digests.
+    static func byteCount(of key: AttributeKey) -> Int {
+        key == .accessGroup ? accessGroupByteCount : lookupByteCount
+    }
 
     init(deviceKey: SecureBytes) throws(KeychainError) {
         do {
@@ -34,7 +44,7 @@ final class IndexDigests {
         message.raw(key.rawValue.utf8)
         message.byte(UInt8(ascii: ":"))
         AttributeCodec.append(value, to: &message)
-        return mac(message.bytes, byteCount: Self.lookupByteCount)
+        return mac(message.bytes, byteCount: Self.byteCount(of: key))
     }
 
     /// The digest of one Secret Service attribute, `name=value`: one of the item's entries in

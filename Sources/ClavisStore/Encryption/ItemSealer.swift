@@ -1,9 +1,10 @@
 import ClavisCore
 import ClavisCrypto
 
-/// The encrypted parts of one item row: its wrapped item key and its sealed attributes and secret.
+/// The encrypted parts of one item row: what its item key is found from and its sealed attributes and secret.
 struct SealedItem {
-    var wrappedKey: [UInt8]
+    /// The salt the item key is derived from (the `wrapped_key` column, which held a wrapped key before format 2).
+    var salt: [UInt8]
     var attributes: [UInt8]
     var secret: [UInt8]
 }
@@ -16,6 +17,14 @@ enum SealingFormat: Int64 {
     /// update, a tombstone all draw a new one) and seals each part exactly once, so a nonce never repeats under a key
     /// and storing a random one would only cost 12 bytes per box.
     case partNonce = 1
+    /// As `partNonce`, with the item key derived from the class key and a random salt the sealing draws (`ClassKey`)
+    /// instead of drawn at random and wrapped: the row stores 16 bytes of salt instead of a 40-byte wrapped key. A
+    /// fresh salt per sealing is a fresh key per sealing, so the fixed nonces stay safe. The row's `sync` is bound
+    /// too, since the attributes no longer hold it.
+    case derivedKey = 2
+
+    /// The format every sealing writes.
+    static let newest = derivedKey
 }
 
 /// The identity a sealed item is bound to: a blob moved to a row with another identity fails to open.
@@ -23,27 +32,47 @@ struct RowBinding {
     var itemClass: ItemClass
     var protection: ProtectionClass
     var persistentReference: PersistentReference
-    var format: SealingFormat = .partNonce
+    /// The row's `sync` column, bound by the derived-key format only.
+    var isSynchronizable: Bool
+    var format: SealingFormat = .newest
 
     /// The additional authenticated data for one part (`attributes` or `secret`) of the row.
     func authenticatedData(part: String) -> [UInt8] {
-        // "clavis.item.v1:<class>:<protection>:<part>:" and the reference, appended without string interpolation
-        // ("v2" for the part-nonce format, so a box never opens as the other format's).
-        var bytes = format == .randomNonce ? Self.prefix : Self.partNoncePrefix
+        // "clavis.item.v1:<class>:<protection>:<part>:" and the reference, appended without string interpolation;
+        // each format has its own version, so a box never opens as another format's: "v2" for part nonces, "v3" for
+        // derived keys, which also binds `sync` ("clavis.item.v3:<class>:<protection>:<0 or 1>:<part>:").
+        var bytes: [UInt8]
+        switch format {
+        case .randomNonce: bytes = Self.prefix
+        case .partNonce: bytes = Self.partNoncePrefix
+        case .derivedKey: bytes = Self.derivedKeyPrefix
+        }
         bytes.reserveCapacity(48 + persistentReference.bytes.count)
-        for field in [itemClass.rawValue, protection.rawValue, part] {
+        for field in [itemClass.rawValue, protection.rawValue] {
             bytes += field.utf8
             bytes.append(UInt8(ascii: ":"))
         }
+        if format == .derivedKey {
+            bytes += [UInt8(ascii: isSynchronizable ? "1" : "0"), UInt8(ascii: ":")]
+        }
+        bytes += part.utf8
+        bytes.append(UInt8(ascii: ":"))
         return bytes + persistentReference.bytes
+    }
+
+    /// The columns the attributes leave out, restored from the row.
+    var columns: StoredAttributes.RowColumns {
+        StoredAttributes.RowColumns(protection: protection, isSynchronizable: isSynchronizable)
     }
 
     private static let prefix = Array("clavis.item.v1:".utf8)
     private static let partNoncePrefix = Array("clavis.item.v2:".utf8)
+    private static let derivedKeyPrefix = Array("clavis.item.v3:".utf8)
 }
 
-/// Encrypts and decrypts items: a fresh random key per item seals its attributes and its secret with AES-256-GCM,
-/// and is itself wrapped by its protection class's key (RFC 3394).
+/// Encrypts and decrypts items: a fresh key for every sealing, derived from its protection class's key and a random
+/// salt, seals its attributes and its secret with AES-256-GCM (rows sealed before format 2 hold a random item key
+/// wrapped by the class key, RFC 3394).
 ///
 /// Holds the cipher contexts it reuses from one item to the next; not thread-safe (the engine serialises its use).
 final class ItemSealer {
@@ -55,14 +84,16 @@ final class ItemSealer {
     }
 
     func seal(
-        attributes: [AttributeKey: AttributeValue], secret: SecureBytes, binding: RowBinding, classKey: AESKeyWrapKey
+        attributes: [AttributeKey: AttributeValue], secret: SecureBytes, binding: RowBinding, classKey: ClassKey
     ) throws -> SealedItem {
-        precondition(binding.format == .partNonce, "items are sealed in the newest format")
-        // A fresh key for every sealing: the fixed nonces below are safe only because no key seals twice.
-        let itemKey = SecureRandom.secureBytes(count: 32)
-        let encodedAttributes = SecureBytes(StoredAttributes.encode(attributes))
+        precondition(binding.format == .newest, "items are sealed in the newest format")
+        // A fresh key for every sealing, through a fresh salt: the fixed nonces below are safe only because no key
+        // seals twice (two of 16 random bytes collide after about 2^64 sealings).
+        let salt = SecureRandom.bytes(count: ClassKey.saltByteCount)
+        let itemKey = classKey.itemKey(salt: salt)
+        let encodedAttributes = SecureBytes(StoredAttributes.encode(attributes, row: binding.columns))
         return SealedItem(
-            wrappedKey: try classKey.wrap(itemKey),
+            salt: salt,
             attributes: try seal(encodedAttributes, key: itemKey, part: .attributes, binding: binding),
             secret: try seal(secret, key: itemKey, part: .secret, binding: binding))
     }
@@ -87,12 +118,15 @@ final class ItemSealer {
         return try boxes.open(box, key: key, authenticating: binding.authenticatedData(part: part.rawValue))
     }
 
-    /// Unwraps the item key of a row.
-    func itemKey(wrappedKey: [UInt8], classKey: AESKeyWrapKey, binding: RowBinding) throws(KeychainError)
-        -> SecureBytes
-    {
+    /// The item key of a row, from its `wrapped_key` column: derived from the salt there, or unwrapped (rows sealed
+    /// before format 2). A salt altered or moved gives another key, which then opens neither box.
+    func itemKey(storedKey: [UInt8], classKey: ClassKey, binding: RowBinding) throws(KeychainError) -> SecureBytes {
+        if binding.format == .derivedKey {
+            guard storedKey.count == ClassKey.saltByteCount else { throw Self.decodeFailure(binding) }
+            return classKey.itemKey(salt: storedKey)
+        }
         do {
-            return try classKey.unwrap(wrappedKey)
+            return try classKey.unwrap(storedKey)
         } catch {
             throw Self.decodeFailure(binding)
         }
@@ -108,7 +142,7 @@ final class ItemSealer {
         } catch {
             throw Self.decodeFailure(binding)
         }
-        return try StoredAttributes.decode(plaintext.unprotectedBytes())
+        return try StoredAttributes.decode(plaintext.unprotectedBytes(), row: binding.columns)
     }
 
     /// Opens a row's secret.

@@ -5,12 +5,25 @@ import FoundationEssentials
 /// code for each attribute Apple's item classes define and variable-length numbers, so an item's attribute box is
 /// about half the size (a generic password's eight attributes take 3 bytes of framing each instead of 10).
 ///
-/// Layout: version byte 2, then per attribute (sorted by code) its code (`knownCodes` index + 1, or 0, a length
+/// Layout: version byte 3, then per attribute (sorted by code) its code (`knownCodes` index + 1, or 0, a length
 /// byte and the UTF-8 bytes), the kind tag (as `AttributeCodec`) and the value: strings and data with a LEB128
 /// length, numbers as zigzag LEB128, booleans in one byte, dates as the 8 big-endian bytes of their interval since
-/// 2001. Boxes sealed before it hold `AttributeCodec`'s form (version byte 1), which `decode` still reads.
+/// 2001. Three attributes every item has are left out when the row says them already (16 bytes): `pdmn` and `sync`,
+/// which the row's `protection` and `sync` columns hold and its authenticated data binds (`RowBinding`, format 2),
+/// and `mdat` while it equals `cdat` (an item never modified); `decode` restores them.
+///
+/// Boxes sealed before hold version 2 (the same, every attribute written) or `AttributeCodec`'s form (version byte
+/// 1), which `decode` still reads.
 enum StoredAttributes {
-    private static let version: UInt8 = 2
+    private static let version: UInt8 = 3
+    /// The version that wrote every attribute (format-1 rows, schema versions 2 to 5).
+    private static let everyAttributeVersion: UInt8 = 2
+
+    /// The attributes an item row holds in clear columns, which the compact form leaves to them.
+    struct RowColumns {
+        var protection: ProtectionClass
+        var isSynchronizable: Bool
+    }
 
     /// The codes written as one byte (their index + 1). Stored in sealed items: append only, never reorder.
     private static let knownCodes = [
@@ -22,11 +35,13 @@ enum StoredAttributes {
     private static let codeNumbers = Dictionary(
         uniqueKeysWithValues: knownCodes.enumerated().map { ($0.element, UInt8($0.offset + 1)) })
 
-    /// The compact form of `attributes`.
-    static func encode(_ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
+    /// The compact form of `attributes`, sealed in a row whose clear columns are `row`.
+    static func encode(_ attributes: [AttributeKey: AttributeValue], row: RowColumns) -> [UInt8] {
         var bytes: [UInt8] = [version]
         bytes.reserveCapacity(16 * attributes.count)
+        let creation = attributes[.creationDate]
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+            if restored(key, value, row: row, creation: creation) { continue }
             if let number = codeNumbers[key.rawValue] {
                 bytes.append(number)
             } else {
@@ -53,9 +68,24 @@ enum StoredAttributes {
         return bytes
     }
 
-    /// Decodes what `encode` wrote, or `AttributeCodec`'s form.
-    static func decode(_ bytes: [UInt8]) throws(KeychainError) -> [AttributeKey: AttributeValue] {
-        guard bytes.first == version else { return try AttributeCodec.decode(bytes) }
+    /// Whether `decode` restores `key`'s `value` from the row's columns or `cdat` (so `encode` leaves it out).
+    private static func restored(
+        _ key: AttributeKey, _ value: AttributeValue, row: RowColumns, creation: AttributeValue?
+    ) -> Bool {
+        switch key {
+        case .accessible: value == .string(row.protection.rawValue)
+        case .synchronizable: value == .bool(row.isSynchronizable)
+        case .modificationDate: value == creation
+        default: false
+        }
+    }
+
+    /// Decodes what `encode` wrote for a row whose clear columns are `row` (version 3), what version 2 wrote, or
+    /// `AttributeCodec`'s form.
+    static func decode(_ bytes: [UInt8], row: RowColumns) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+        guard let written = bytes.first, written == version || written == everyAttributeVersion else {
+            return try AttributeCodec.decode(bytes)
+        }
         var reader = ByteReader(bytes, offset: 1, subject: "item attributes")
         // Room for an item's usual attributes up front: growing rehashes every key (attribute keys are strings).
         var attributes: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: 24)
@@ -80,6 +110,12 @@ enum StoredAttributes {
             default: throw KeychainError(.decode, "item attribute '\(code)' has an unknown kind")
             }
             attributes[AttributeKey(rawValue: code)] = value
+        }
+        if written == version {
+            // Every item has these three: the box holds one only where it differs from what the row says.
+            attributes[.accessible] = attributes[.accessible] ?? .string(row.protection.rawValue)
+            attributes[.synchronizable] = attributes[.synchronizable] ?? .bool(row.isSynchronizable)
+            attributes[.modificationDate] = attributes[.modificationDate] ?? attributes[.creationDate]
         }
         return attributes
     }

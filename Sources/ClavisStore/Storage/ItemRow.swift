@@ -5,8 +5,8 @@ import ClavisSQLite
 struct ItemRow {
     var id: Int64
     var binding: RowBinding
-    var isSynchronizable: Bool
-    var wrappedKey: [UInt8]
+    /// The `wrapped_key` column: the item key's salt (format 2) or the wrapped item key (formats 0 and 1).
+    var storedKey: [UInt8]
     var sealedAttributes: [UInt8]
     var sealedSecret: [UInt8]
 
@@ -24,9 +24,9 @@ struct ItemRow {
         self.id = id
         binding = RowBinding(
             itemClass: itemClass, protection: protection,
-            persistentReference: PersistentReference(itemClass: itemClass, stored: reference), format: format)
-        isSynchronizable = sync != 0
-        self.wrappedKey = wrappedKey
+            persistentReference: PersistentReference(itemClass: itemClass, stored: reference),
+            isSynchronizable: sync != 0, format: format)
+        storedKey = wrappedKey
         sealedAttributes = attributes
         sealedSecret = secret
     }
@@ -50,8 +50,11 @@ struct RowDigests {
             }
         }
         if let secretServiceAttributes = SecretServiceAttributes(of: attributes) {
+            // Each distinct digest once: two pairs of the item whose digests collide share one entry.
+            var seen: Set<[UInt8]> = []
             for (name, value) in secretServiceAttributes.pairs {
-                lookups.append((.secretServiceAttributes, digests.digest(ofSecretServicePair: name, value)))
+                let digest = digests.digest(ofSecretServicePair: name, value)
+                if seen.insert(digest).inserted { lookups.append((.secretServiceAttributes, digest)) }
             }
         }
     }

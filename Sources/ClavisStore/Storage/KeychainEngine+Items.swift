@@ -158,7 +158,8 @@ extension KeychainEngine {
     private func rowValues(_ item: Item, storedSecret: SecureBytes?) throws -> [DatabaseValue] {
         let classKey = try classKey(for: item.protection)
         let binding = RowBinding(
-            itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference)
+            itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference,
+            isSynchronizable: item.isSynchronizable)
         let sealed = try sealer.seal(
             attributes: item.attributes, secret: storedSecret ?? SecureBytes([]), binding: binding, classKey: classKey)
         guard let storedReference = item.persistentReference.stored(for: item.itemClass) else {
@@ -167,7 +168,7 @@ extension KeychainEngine {
         return [
             .text(item.itemClass.rawValue), .blob(storedReference), .text(item.protection.rawValue),
             .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0),
-            .blob(digests.primaryKeyDigest(of: item.itemClass, item.attributes)), .blob(sealed.wrappedKey),
+            .blob(digests.primaryKeyDigest(of: item.itemClass, item.attributes)), .blob(sealed.salt),
             .blob(sealed.attributes), .blob(sealed.secret), .integer(binding.format.rawValue),
         ]
     }
@@ -209,7 +210,7 @@ extension KeychainEngine {
             let attributes: [AttributeKey: AttributeValue]
             do {
                 itemKey = try sealer.itemKey(
-                    wrappedKey: candidate.wrappedKey, classKey: classKey(for: candidate.binding.protection),
+                    storedKey: candidate.storedKey, classKey: classKey(for: candidate.binding.protection),
                     binding: candidate.binding)
                 attributes = try sealer.openAttributes(
                     candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)

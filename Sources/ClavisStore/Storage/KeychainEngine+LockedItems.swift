@@ -11,9 +11,12 @@ extension KeychainEngine {
     /// clear columns (class, protection class, `sync`, reference) and its lookup digests (the query's attributes,
     /// Secret Service pairs and access groups).
     ///
-    /// A keyed digest is 8 bytes, so a collision with another value's digest only adds a candidate: a reference
-    /// answered here names a row whose digests match the query's, which decrypting it could still rule out. Nothing
-    /// else about a row is revealed, and rows of open classes are left to `find`.
+    /// An attribute's keyed digest is 4 bytes, so a collision with another value's digest only adds a candidate (about
+    /// one in four billion items per value asked for): a reference answered here names a row whose digests match the
+    /// query's, which decrypting it could still rule out, and a Secret Service search while locked then lists one
+    /// item too many as locked (unlocked, the search drops it). The access group's digest is 8 bytes, so such a row
+    /// is still in one of the caller's groups, an item it could list anyway. Nothing else about a row is revealed,
+    /// and rows of open classes are left to `find`.
     ///
     /// - Throws: `param` for a query naming an attribute no digest stands for (it could only be checked against the
     ///   sealed attributes).

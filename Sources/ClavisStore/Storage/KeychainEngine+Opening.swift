@@ -28,7 +28,9 @@ extension KeychainEngine {
             try configureReads(connection, mapsDatabase: mapsDatabase)
             let version = try Schema.migrator.version(of: connection)
             try Schema.migrator.migrate(connection)
-            if version == 1 { compactAfterRebuild(connection) }
+            if Schema.rebuildingVersions.contains(where: { $0 > version && version > 0 }) {
+                compactAfterRebuild(connection)
+            }
             try foldOversizedLog(connection, size: folder.size(of: KeychainHome.databaseName + "-wal"))
             return (connection, nil)
         } catch let failure as DatabaseError where failure.isDiskFull || failure.isReadOnly || failure.isCannotOpen {
@@ -70,8 +72,9 @@ extension KeychainEngine {
         try connection.executeScript("PRAGMA mmap_size = \(mapped); PRAGMA cache_size = -\(cacheKiB);")
     }
 
-    /// Gives back the pages a version-1 keychain's items table left free when migration 2 rebuilt it (otherwise the
-    /// file keeps about 60% more pages until as many new items fill them). `VACUUM` copies the database through a
+    /// Gives back the pages a migration's rebuilt tables left free (migration 2's items table: otherwise the file of
+    /// a version-1 keychain keeps about 60% more pages until as many new items fill them; migration 6's lookup
+    /// tables, about a fifth of a version-5 file). `VACUUM` copies the database through a
     /// transient database, kept in memory rather than in a temporary file. Best effort: another process reading the
     /// keychain makes it fail, and the pages are reused anyway.
     private static func compactAfterRebuild(_ connection: Connection) {

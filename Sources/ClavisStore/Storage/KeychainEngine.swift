@@ -15,16 +15,16 @@ final class KeychainEngine {
     private(set) var connection: Connection
     var keybag: Keybag
     let digests: IndexDigests
-    /// The open class keys. Any change (a lock, an unlock, a new passcode) drops every kept wrap context and the
+    /// The open class keys. Any change (a lock, an unlock, a new passcode) drops every kept keyed class key and the
     /// sealer's last item key, whose key schedules are zeroed as they are freed.
     var classKeys: [ProtectionClass: SecureBytes] = [:] {
         didSet {
-            keyWrapKeys.removeAll()
+            keyedClassKeys.removeAll()
             sealer.forgetKeys()
         }
     }
-    /// The open class keys kept scheduled for key wrap, made on first use.
-    private var keyWrapKeys: [ProtectionClass: AESKeyWrapKey] = [:]
+    /// The open class keys kept keyed for deriving and unwrapping item keys, made on first use.
+    private var keyedClassKeys: [ProtectionClass: ClassKey] = [:]
     /// Seals and opens items, reusing its cipher contexts.
     let sealer = ItemSealer()
     /// The text of each shape of primary-key lookup, built once.
@@ -265,20 +265,20 @@ final class KeychainEngine {
     }
 
     /// The open key of `protection`, or `interactionNotAllowed` when the lock state keeps it closed.
-    func classKey(for protection: ProtectionClass) throws(KeychainError) -> AESKeyWrapKey {
-        if let kept = keyWrapKeys[protection] { return kept }
+    func classKey(for protection: ProtectionClass) throws(KeychainError) -> ClassKey {
+        if let kept = keyedClassKeys[protection] { return kept }
         guard let key = classKeys[protection] else {
             throw KeychainError(
                 .interactionNotAllowed,
                 "protection class \(protection.rawValue) is closed while the keychain is \(lockState.rawValue)")
         }
-        let kept: AESKeyWrapKey
+        let kept: ClassKey
         do {
-            kept = try AESKeyWrapKey(key)
+            kept = try ClassKey(key)
         } catch {
             throw KeychainError(.invalidKeychain, "class key \(protection.rawValue) is not a 256-bit key")
         }
-        keyWrapKeys[protection] = kept
+        keyedClassKeys[protection] = kept
         return kept
     }
 }

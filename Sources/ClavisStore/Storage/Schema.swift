@@ -92,7 +92,23 @@ enum Schema {
         .init(
             version: 5,
             sql: lookupTables([.secretServiceAttributes])),
+        // Attribute lookup digests shortened to 4 bytes (issue 11), each table rebuilt in key order from the first 4
+        // bytes of its 8-byte digests (the new digest), so a migrated keychain is as compact as a new one: a
+        // collision only adds a candidate, which the decrypted attributes rule out. Two digests of one item that now
+        // collide (Secret Service pairs) become one entry. The access group's digests keep 8 bytes: they delete a
+        // removed app's items and confine a locked search without decrypting anything.
+        .init(
+            version: 6,
+            sql: shortenedLookupTables(
+                [
+                    .account, .service, .server, .label, .applicationLabel, .applicationTag, .publicKeyHash, .subject,
+                    .secretServiceAttributes,
+                ])),
     ])
+
+    /// The schema versions whose migration rebuilds a table, leaving its old pages free: the opener that ran one
+    /// compacts the file.
+    static let rebuildingVersions: Set<Int> = [2, 6]
 
     /// Migration 2's step for each lookup digest: the version-1 column and its index become the attribute's lookup
     /// table, filled with the shortened digests (access group first, then the indexed attributes, in the order the
@@ -105,22 +121,31 @@ enum Schema {
                 DROP INDEX \(key.lookupTable);
                 \(lookupTables([key]))
                 INSERT INTO \(key.lookupTable)
-                    SELECT \(shortened(column)), id FROM items WHERE \(column) IS NOT NULL;
+                    SELECT substr(\(column), 1, 8), id FROM items WHERE \(column) IS NOT NULL;
                 """
         }.joined(separator: "\n")
     }
 
-    /// The statements creating each attribute's empty lookup table: its 8-byte digests paired with the items
-    /// holding them, without a row id.
-    private static func lookupTables(_ keys: [AttributeKey]) -> String {
+    /// The statements creating each attribute's empty lookup table: its digests paired with the items holding
+    /// them, without a row id.
+    private static func lookupTables(_ keys: [AttributeKey], suffix: String = "") -> String {
         keys.map { key in
-            "CREATE TABLE \(key.lookupTable) (digest BLOB NOT NULL, item INTEGER NOT NULL, PRIMARY KEY (digest, item))"
-                + " WITHOUT ROWID;"
+            "CREATE TABLE \(key.lookupTable)\(suffix) (digest BLOB NOT NULL, item INTEGER NOT NULL,"
+                + " PRIMARY KEY (digest, item)) WITHOUT ROWID;"
         }.joined(separator: "\n")
     }
 
-    /// A version-1 lookup digest column cut to its version-2 length.
-    private static func shortened(_ column: String) -> String {
-        "substr(\(column), 1, \(IndexDigests.lookupByteCount))"
+    /// Migration 6's step for each attribute's lookup table: rebuilt with its digests cut to their new length.
+    private static func shortenedLookupTables(_ keys: [AttributeKey]) -> String {
+        keys.map { key in
+            let table = key.lookupTable
+            return """
+                \(lookupTables([key], suffix: "_v6"))
+                INSERT OR IGNORE INTO \(table)_v6
+                    SELECT substr(digest, 1, \(IndexDigests.byteCount(of: key))), item FROM \(table) ORDER BY 1, 2;
+                DROP TABLE \(table);
+                ALTER TABLE \(table)_v6 RENAME TO \(table);
+                """
+        }.joined(separator: "\n")
     }
 }

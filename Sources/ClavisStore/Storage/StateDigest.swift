@@ -12,8 +12,8 @@ import ClavisSQLite
 /// (an older copy of one row, a row removed or added) gives the same digest except with negligible probability.
 ///
 /// A row's code covers its id and every column except the two sealed boxes (`attributes`, `secret`): each sealing
-/// draws a fresh item key, whose wrapped form (`wrapped_key`) therefore names one version of the row, and the boxes
-/// open only under that key. The lookup tables are left out: they only choose candidates, whose decrypted attributes
+/// draws a fresh item key, whose salt (or, in rows sealed before format 2, wrapped form) in `wrapped_key` therefore
+/// names one version of the row, and the boxes open only under that key. The lookup tables are left out: they only choose candidates, whose decrypted attributes
 /// are checked anyway.
 ///
 /// Not thread-safe: the engine that owns it serialises its use.
