@@ -17,6 +17,7 @@
 #include <openssl/pkcs12.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
+#include <openssl/sha.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
@@ -40,14 +41,59 @@ static inline OSSL_PARAM clavis_kdf_param_digest_sha256(void) {
     return OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)"SHA256", 0);
 }
 
-static inline OSSL_PARAM clavis_mac_param_digest_sha256(void) {
-    return OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
-}
-
 /* The digest parameter naming `md`, whose name lives as long as the (static) digest object. */
 static inline OSSL_PARAM clavis_kdf_param_digest(const EVP_MD *md) {
     return OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, (char *)EVP_MD_get0_name(md), 0);
 }
+
+/* HMAC-SHA256 (RFC 2104) over SHA-256's own hashing states: the key's inner and outer padded blocks are hashed
+   once, and each code copies the two states, which are plain structures. OpenSSL 3's EVP_MAC restarts by duplicating
+   provider contexts (two allocations per code) and costs several times more for the short messages of index digests
+   and item keys. SHA256_Init and its siblings are deprecated in OpenSSL 3.0 in favour of EVP, but still built and
+   still use the processor's SHA instructions; their deprecation warnings are silenced here only. */
+typedef struct {
+    SHA256_CTX inner;
+    SHA256_CTX outer;
+} clavis_hmac_sha256_key;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/* Hashes the padded key blocks into `key`; a key longer than a block is hashed first, as RFC 2104 says. */
+static inline void clavis_hmac_sha256_key_init(clavis_hmac_sha256_key *key, const unsigned char *bytes, size_t count) {
+    unsigned char block[SHA256_CBLOCK];
+    memset(block, 0, sizeof block);
+    if (count > SHA256_CBLOCK) {
+        SHA256(bytes, count, block);
+    } else if (count > 0) {
+        memcpy(block, bytes, count);
+    }
+    unsigned char pad[SHA256_CBLOCK];
+    for (size_t index = 0; index < SHA256_CBLOCK; index++) pad[index] = block[index] ^ 0x36;
+    SHA256_Init(&key->inner);
+    SHA256_Update(&key->inner, pad, sizeof pad);
+    for (size_t index = 0; index < SHA256_CBLOCK; index++) pad[index] = block[index] ^ 0x5c;
+    SHA256_Init(&key->outer);
+    SHA256_Update(&key->outer, pad, sizeof pad);
+    OPENSSL_cleanse(block, sizeof block);
+    OPENSSL_cleanse(pad, sizeof pad);
+}
+
+/* Writes the 32-byte code of `message` under `key` to `code`; the working states are wiped. */
+static inline void clavis_hmac_sha256(const clavis_hmac_sha256_key *key, const unsigned char *message, size_t count,
+                                      unsigned char *code) {
+    SHA256_CTX state = key->inner;
+    unsigned char inner[SHA256_DIGEST_LENGTH];
+    SHA256_Update(&state, message, count);
+    SHA256_Final(inner, &state);
+    state = key->outer;
+    SHA256_Update(&state, inner, sizeof inner);
+    SHA256_Final(code, &state);
+    OPENSSL_cleanse(&state, sizeof state);
+    OPENSSL_cleanse(inner, sizeof inner);
+}
+
+#pragma GCC diagnostic pop
 
 /* Asymmetric keys. Every function below frees what it allocates before it returns, except the EVP_PKEY it
    hands back, which the caller's owning Swift type frees. */

@@ -26,22 +26,6 @@ final class FetchedCipher: @unchecked Sendable {
     static let aes128GCM = FetchedCipher("AES-128-GCM")
 }
 
-/// The HMAC implementation, fetched once per process (immutable and reference-counted, like `FetchedCipher`).
-final class FetchedMAC: @unchecked Sendable {
-    /// The fetched MAC; valid for the lifetime of this object.
-    let pointer: OpaquePointer
-
-    private init(_ name: String) {
-        guard let pointer = EVP_MAC_fetch(nil, name, nil) else { fatalError("OpenSSL provides no \(name)") }
-        self.pointer = pointer
-    }
-
-    deinit { EVP_MAC_free(pointer) }
-
-    /// HMAC.
-    static let hmac = FetchedMAC("HMAC")
-}
-
 /// One digest implementation fetched once per process (immutable and reference-counted, like `FetchedCipher`):
 /// hashing or signing with a legacy `EVP_sha256()` object looks the implementation up again on every call.
 final class FetchedDigest: @unchecked Sendable {

@@ -169,15 +169,16 @@ public final class Connection {
             defer { transactionDepth -= 1 }
             return try body()
         }
-        try executeScript(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        // Prepared once and kept like any statement, rather than compiled again by `sqlite3_exec` on every write.
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         transactionDepth = 1
         defer { transactionDepth = 0 }
         do {
             let result = try body()
-            try executeScript("COMMIT")
+            try execute("COMMIT")
             return result
         } catch {
-            try? executeScript("ROLLBACK")
+            try? execute("ROLLBACK")
             throw error
         }
     }

@@ -34,7 +34,8 @@ struct QueryDictionary {
                 if let string = object as? NSString {
                     values.append(string as String)
                 } else if let data = object as? NSData {
-                    values.append(data as Data)
+                    // One copy of the bytes: Foundation's bridging appends them one by one.
+                    values.append(data.length == 0 ? Data() : Data(bytes: data.bytes, count: data.length))
                 } else if object is NSNumber {
                     values.append(object)
                 } else {
