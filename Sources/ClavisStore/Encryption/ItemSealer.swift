@@ -102,9 +102,10 @@ final class ItemSealer {
     private enum Part: String {
         case attributes, secret
 
-        var nonce: [UInt8] {
-            [UInt8](repeating: 0, count: AESGCM.nonceByteCount - 1) + [self == .attributes ? 1 : 2]
-        }
+        var nonce: [UInt8] { self == .attributes ? Self.attributesNonce : Self.secretNonce }
+
+        private static let attributesNonce = [UInt8](repeating: 0, count: AESGCM.nonceByteCount - 1) + [1]
+        private static let secretNonce = [UInt8](repeating: 0, count: AESGCM.nonceByteCount - 1) + [2]
     }
 
     private func seal(_ plaintext: SecureBytes, key: SecureBytes, part: Part, binding: RowBinding) throws -> [UInt8] {

@@ -475,7 +475,8 @@ extension KeychainEngine {
             itemClass: itemClass, attributes: attributes, secret: nil, persistentReference: .init(bytes: []))
         guard query.synchronizable.admits(item.isSynchronizable) else { return false }
         if let groups = query.accessGroups, !groups.contains(item.accessGroup) { return false }
-        let primary = Set(itemClass.primaryKey)
+        // A class's primary key is a handful of attributes: scanned, not hashed into a set for every row.
+        let primary = itemClass.primaryKey
         let kinds = itemClass.attributeKinds
         for (key, value) in wanted {
             let stored = primary.contains(key) ? attributes.primaryKeyValue(key, kinds: kinds) : attributes[key]
