@@ -62,6 +62,39 @@ import Testing
         #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecParam)
     }
 
+    @Test func theFirstOffendingKeyInSortedOrderDecidesTheStatus() {
+        let service = TestKeychain.uniqueService()
+        // "aaaa" (no such attribute) sorts before "acct" (a date where a string belongs), and "acct" before "zzzz".
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: ["aaaa": "x", kSecAttrAccount as String: Date()])
+                == errSecNoSuchAttr)
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: ["zzzz": "x", kSecAttrAccount as String: Date()])
+                == errSecParam)
+    }
+
+    @Test func mutableFoundationValuesAreReadAsWhatTheyHoldAndOpaqueOnesAreParam() throws {
+        let service = TestKeychain.uniqueService()
+        struct Opaque {}
+        #expect(
+            addGenericPassword(service: service, account: "a", extra: [kSecAttrLabel as String: Opaque()])
+                == errSecParam)
+        let attributes: [String: Any] = [
+            kSecValueData as String: NSMutableData(data: Data("mutable secret".utf8)),
+            kSecAttrLabel as String: NSMutableString(string: "mutable label"),
+        ]
+        #expect(addGenericPassword(service: service, account: "b", extra: attributes) == errSecSuccess)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: "b", kSecReturnData as String: true, kSecReturnAttributes as String: true,
+        ]
+        var result: CFTypeRef?
+        #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
+        let found = try #require(result as? [String: Any])
+        #expect(found[kSecValueData as String] as? Data == Data("mutable secret".utf8))
+        #expect(found[kSecAttrLabel as String] as? String == "mutable label")
+    }
+
     @Test func nullValueIsParam() {
         let service = TestKeychain.uniqueService()
         #expect(
