@@ -22,7 +22,8 @@ enum DurabilityFloor {
         for index in 0..<count {
             var written = 0
             floor.time {
-                written = page.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(index % 64) * 4096) }
+                let offset = off_t(index % 64) * 4096
+                written = page.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
                 if written == page.count && fdatasync(descriptor) != 0 { written = -1 }
             }
             guard written == page.count else { throw Workloads.BenchError.status("write \(path)", errno) }
