@@ -44,7 +44,8 @@ public struct AuthenticationProof: Sendable, Hashable {
 
 /// What a query does with items whose access control needs an authentication it was not given.
 public enum UnauthenticatedItemPolicy: Sendable, Hashable {
-    /// Fail with `interactionNotAllowed`, naming the policy in `KeychainError.pendingAccessControl`.
+    /// Stop at such an item and answer its policy (`ServiceAnswer.needsAuthentication`); a caller that may not ask
+    /// reports it as `interactionNotAllowed`.
     case fail
     /// Leave such items out of the results (`kSecUseAuthenticationUISkip`).
     case skip

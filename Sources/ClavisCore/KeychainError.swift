@@ -5,8 +5,9 @@ public struct KeychainError: Error, Sendable, CustomStringConvertible {
     /// A one-line explanation naming the item or file and the reason; never a secret or a bound value.
     public let reason: String
 
-    /// For `interactionNotAllowed` raised by an access-controlled item: the policy the caller must satisfy, so a
-    /// layer that can ask the user may authenticate and retry.
+    /// For `authFailed` from a wrong application password, or `interactionNotAllowed` made of a store's answer
+    /// (`ServiceAnswer.needsAuthentication`): the policy the caller must satisfy, so a layer that can ask the user
+    /// may authenticate and retry.
     public let pendingAccessControl: AccessControl?
 
     /// What the pending policy's application password is for: sealing an item anew (ask for a new password, with

@@ -34,8 +34,8 @@ extension EmbeddedKeychainService {
             ItemQuery(
                 itemClass: .key, synchronizable: .any, persistentReference: reference, limit: .one, returnsSecret: true,
                 authentication: authentication))
-        return try Self.answer { () throws(KeychainError) -> SecureBytes in
-            guard let item = try keychain.find(query).first, let secret = item.secret else {
+        return try keychain.find(query).map { (found) throws(KeychainError) -> SecureBytes in
+            guard let item = found.first, let secret = item.secret else {
                 throw KeychainError(.itemNotFound, "no key item has this persistent reference")
             }
             guard TokenKey.isHeld(item.attributes) else {

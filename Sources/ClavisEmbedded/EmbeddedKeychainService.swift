@@ -57,12 +57,12 @@ public final class EmbeddedKeychainService: KeychainService {
         let group = item.attributes[.accessGroup]?.stringValue ?? entitlements.defaultGroup
         try entitlements.require(group)
         item.attributes[.accessGroup] = .string(group)
-        return try Self.answer { () throws(KeychainError) in try keychain.add(item) }
+        return try keychain.add(item)
     }
 
     public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
         let scoped = try scoped(query)
-        return try Self.answer { () throws(KeychainError) in Self.publicOnly(try keychain.find(scoped)) }
+        return try keychain.find(scoped).map(Self.publicOnly)
     }
 
     public func lockedItemReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
@@ -89,7 +89,7 @@ public final class EmbeddedKeychainService: KeychainService {
         }
         var changes = changes
         changes.attributes = try bindingBiometry(changes.attributes)
-        return try Self.answer { () throws(KeychainError) in try keychain.updateNamingItems(scoped, with: changes) }
+        return try keychain.updateNamingItems(scoped, with: changes)
     }
 
     public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
@@ -99,7 +99,7 @@ public final class EmbeddedKeychainService: KeychainService {
     /// `delete`, naming the items deleted (their persistent references), as clavisd's access log records them.
     public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
         let scoped = try scoped(query)
-        return try Self.answer { () throws(KeychainError) in try keychain.deleteNamingItems(scoped) }
+        return try keychain.deleteNamingItems(scoped)
     }
 
     public func lock() throws(KeychainError) {
@@ -243,18 +243,6 @@ public final class EmbeddedKeychainService: KeychainService {
         switch strength {
         case .standard: nil
         case .cheapForTesting: PasscodeKDF.cheapForTesting()
-        }
-    }
-
-    /// Runs an engine call and turns "an item needs something first" into an answer; anything else stays thrown.
-    static func answer<Result: Sendable>(_ body: () throws(KeychainError) -> Result) throws(KeychainError)
-        -> ServiceAnswer<Result>
-    {
-        do {
-            return .done(try body())
-        } catch  where error.code == .interactionNotAllowed {
-            guard let policy = error.pendingAccessControl else { return .needsUnlock }
-            return .needsAuthentication(policy, error.applicationPasswordUse)
         }
     }
 }

@@ -9,6 +9,11 @@ import Synchronization
 /// Every item has its own key, item keys are wrapped by class keys, class keys by the device key and the passcode.
 /// One instance per process and home; calls from any thread are serialised. Several processes may open the same
 /// home at once (SQLite WAL; writers queue).
+///
+/// Item calls answer rather than throw when the caller must do something first (`ServiceAnswer`): `.needsUnlock`
+/// for an item in a closed protection class, `.needsAuthentication` for an access control the query's proof does
+/// not satisfy or an application password to seal a new secret with. A thrown error means the call failed. A
+/// caller that cannot ask anyone turns such an answer into `interactionNotAllowed` with `resultOrThrow()`.
 public final class Keychain: Sendable {
     /// The folder holding this keychain's files.
     public let home: KeychainHome
@@ -147,19 +152,19 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// Stores a new item.
-    public func add(_ item: NewItem) throws(KeychainError) -> Item {
-        try perform(writing: true) { try $0.add([item])[0] }
+    /// Stores a new item, or answers what it needs first (its class opened, an application password to seal it).
+    public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        try add(contentsOf: [item]).map { $0[0] }
     }
 
-    /// Stores several items in one transaction: all of them, or none when one fails.
-    public func add(contentsOf items: [NewItem]) throws(KeychainError) -> [Item] {
-        try perform(writing: true) { try $0.add(items) }
+    /// Stores several items in one transaction: all of them, or none when one fails or needs something first.
+    public func add(contentsOf items: [NewItem]) throws(KeychainError) -> ServiceAnswer<[Item]> {
+        try answering(writing: true) { try $0.add(items) }
     }
 
-    /// Returns the items matching `query`, in insertion order, at most `query.limit`.
-    public func find(_ query: ItemQuery) throws(KeychainError) -> [Item] {
-        try perform { try $0.find(query) }
+    /// The items matching `query`, in insertion order, at most `query.limit`; or what reading them needs first.
+    public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
+        try answering { try $0.find(query) }
     }
 
     /// The persistent references of the items matching `query` that the lock state keeps closed, found by their
@@ -171,26 +176,28 @@ public final class Keychain: Sendable {
         try perform { try $0.lockedReferences(query) }
     }
 
-    /// Applies `changes` to every item matching `query` (one transaction) and returns how many changed.
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> Int {
-        try updateNamingItems(query, with: changes).count
+    /// Applies `changes` to every item matching `query` (one transaction) and answers how many changed; or what
+    /// one of them needs first, changing none.
+    public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
+        try updateNamingItems(query, with: changes).map(\.count)
     }
 
-    /// `update`, returning the persistent references of the items changed.
+    /// `update`, answering the persistent references of the items changed.
     public func updateNamingItems(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError)
-        -> [PersistentReference]
+        -> ServiceAnswer<[PersistentReference]>
     {
-        try perform(writing: true) { try $0.update(query, with: changes) }
+        try answering(writing: true) { try $0.update(query, with: changes) }
     }
 
-    /// Deletes every item matching `query` (one transaction) and returns how many were deleted.
-    public func delete(_ query: ItemQuery) throws(KeychainError) -> Int {
-        try deleteNamingItems(query).count
+    /// Deletes every item matching `query` (one transaction) and answers how many were deleted; or what one of them
+    /// needs first, deleting none.
+    public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
+        try deleteNamingItems(query).map(\.count)
     }
 
-    /// `delete`, returning the persistent references of the items deleted.
-    public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
-        try perform(writing: true) { try $0.delete(query) }
+    /// `delete`, answering the persistent references of the items deleted.
+    public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
+        try answering(writing: true) { try $0.delete(query) }
     }
 
     /// Deletes every item of `groups` without reading any (whatever their protection class, lock state or access
@@ -204,17 +211,26 @@ public final class Keychain: Sendable {
         try perform { try $0.explain(query) }
     }
 
+    /// `perform` for an item call: an answered need wrote nothing, so only a call that ran counts as a write.
+    private func answering<Result: Sendable>(
+        writing: Bool = false, _ body: (KeychainEngine) throws -> ServiceAnswer<Result>
+    ) throws(KeychainError) -> ServiceAnswer<Result> {
+        try perform(writing: writing, countingWrite: { if case .done = $0 { true } else { false } }, body)
+    }
+
     /// Runs `body` on the engine under its lock; a call that `writing` first reopens a keychain that was opened
-    /// read-only, in case it can be written now.
-    private func perform<Result: Sendable>(writing: Bool = false, _ body: (KeychainEngine) throws -> Result)
-        throws(KeychainError) -> Result
-    {
+    /// read-only, in case it can be written now, and counts a write (for a TPM's rollback counter) when its result
+    /// says it may have written (`countingWrite`).
+    private func perform<Result: Sendable>(
+        writing: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
+        _ body: (KeychainEngine) throws -> Result
+    ) throws(KeychainError) -> Result {
         do {
             return try engine.withLock { engine in
                 do {
                     if writing { try engine.reopenForWritingIfRefused() }
                     let result = try body(engine)
-                    if writing, engine.writeRefusal == nil {
+                    if writing, engine.writeRefusal == nil, countingWrite(result) {
                         try engine.rollbackCounter?.recordWrite(engine.connection)
                     }
                     return result

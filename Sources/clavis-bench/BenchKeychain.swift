@@ -52,6 +52,7 @@ struct BenchKeychain {
         while next < count {
             let end = min(count, next + 1000)
             _ = try keychain.add(contentsOf: (next..<end).map { Workloads.item($0, accessGroup: accessGroup) })
+                .resultOrThrow()
             next = end
         }
     }

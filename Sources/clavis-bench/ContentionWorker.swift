@@ -14,16 +14,17 @@ enum ContentionWorker {
             let keychain = try Keychain(home: home)
             for index in 0..<count {
                 do {
-                    _ = try keychain.add(Workloads.item(index, prefix: prefix))
+                    _ = try keychain.add(Workloads.item(index, prefix: prefix)).resultOrThrow()
                     added += 1
-                    let found = try keychain.find(Workloads.primaryKeyQuery(index, prefix: prefix))
+                    let found = try keychain.find(Workloads.primaryKeyQuery(index, prefix: prefix)).resultOrThrow()
                     if found.count == 1 { read += 1 } else { errors.append("item \(index) not found after add") }
                 } catch {
                     errors.append("item \(index): \(error)")
                 }
             }
             let all = try keychain.find(
-                ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("bench.service")]))
+                ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("bench.service")])
+            ).resultOrThrow()
             let mine = all.filter { $0.attributes[.account]?.stringValue?.hasPrefix(prefix + "-") == true }
             if mine.count != count { errors.append("listing shows \(mine.count) of \(count) items") }
         } catch {

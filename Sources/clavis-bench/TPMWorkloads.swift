@@ -28,7 +28,7 @@ enum TPMWorkloads {
                 let item = NewItem(
                     itemClass: .genericPassword, attributes: [.account: .string("bench \(number)")],
                     secret: SecureBytes(Array("secret".utf8)))
-                try add.time { _ = try keychain.add(item) }
+                try add.time { _ = try keychain.add(item).resultOrThrow() }
             }
             rows.append(add)
             if items > 0 {

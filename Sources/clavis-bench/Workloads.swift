@@ -46,7 +46,9 @@ enum Workloads {
         let groups = [bench.accessGroup]
         var add = Measurement(name: "add", storeSize: bench.size)
         for index in 0..<operations {
-            try add.time { _ = try keychain.add(item(index, prefix: "new", accessGroup: bench.accessGroup)) }
+            try add.time {
+                _ = try keychain.add(item(index, prefix: "new", accessGroup: bench.accessGroup)).resultOrThrow()
+            }
         }
         var read = Measurement(name: "read (pk)", storeSize: bench.size)
         var generator = SystemRandomNumberGenerator()
@@ -54,7 +56,7 @@ enum Workloads {
             let index = Int.random(in: 0..<bench.size, using: &generator)
             let query = primaryKeyQuery(index, accessGroups: groups)
             try read.time {
-                guard try keychain.find(query).count == 1 else { throw BenchError.missing(index) }
+                guard try keychain.find(query).resultOrThrow().count == 1 else { throw BenchError.missing(index) }
             }
         }
         var update = Measurement(name: "update", storeSize: bench.size)
@@ -62,12 +64,13 @@ enum Workloads {
             let query = primaryKeyQuery(index, prefix: "new", accessGroups: groups)
             try update.time {
                 _ = try keychain.update(query, with: ItemChanges(secret: SecureBytes(Array("rotated-\(index)".utf8))))
+                    .resultOrThrow()
             }
         }
         var delete = Measurement(name: "delete", storeSize: bench.size)
         for index in 0..<operations {
             let query = primaryKeyQuery(index, prefix: "new", accessGroups: groups)
-            try delete.time { _ = try keychain.delete(query) }
+            try delete.time { _ = try keychain.delete(query).resultOrThrow() }
         }
         return [add, read, update, delete]
     }
@@ -81,7 +84,7 @@ enum Workloads {
         var next = 0
         while next < size {
             let end = min(size, next + 1000)
-            _ = try keychain.add(contentsOf: (next..<end).map { item($0) })
+            _ = try keychain.add(contentsOf: (next..<end).map { item($0) }).resultOrThrow()
             next = end
         }
         var measurement = Measurement(name: "passcode change", storeSize: size)

@@ -22,7 +22,8 @@ import Testing
                 NewItem(
                     itemClass: .genericPassword,
                     attributes: [.account: .string("me"), .accessGroup: .string(group)],
-                    secret: SecureBytes(Array("secret-of-\(group)".utf8))))
+                    secret: SecureBytes(Array("secret-of-\(group)".utf8)))
+            ).resultOrThrow()
         }
         return (service, folder)
     }
@@ -32,7 +33,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let purge = try service.purgeAccessGroups(["TEAM.a", "TEAM.shared", "TEAM.a"])
         #expect(purge == AccessGroupPurge(deleted: 1, purgedGroups: ["TEAM.a"], keptGroups: ["TEAM.shared"]))
-        let left = try service.keychain.find(ItemQuery(itemClass: .genericPassword))
+        let left = try service.keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow()
         #expect(left.map(\.accessGroup) == ["TEAM.shared"])
         let line = RequestHandler.describe(purge, application: "TEAM.admin")
         #expect(
@@ -46,6 +47,6 @@ import Testing
         let (service, folder) = try service(administrator: false, held: [])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: KeychainError.self) { try service.purgeAccessGroups(["TEAM.a"]) }
-        #expect(try service.keychain.find(ItemQuery(itemClass: .genericPassword)).count == 2)
+        #expect(try service.keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().count == 2)
     }
 }

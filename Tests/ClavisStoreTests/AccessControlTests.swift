@@ -28,12 +28,12 @@ import Testing
     private func read(_ keychain: Keychain, _ account: String, proof: AuthenticationProof?) throws -> String? {
         var lookup = query(account: account)
         lookup.authentication = proof
-        return try keychain.find(lookup).first?.secret?.string
+        return try keychain.find(lookup).resultOrThrow().first?.secret?.string
     }
 
     @Test func secretNeedsAProofButAttributesDoNot() throws {
         let keychain = try keychainWithPasscode()
-        _ = try keychain.add(protected("a", .userPresence))
+        _ = try keychain.add(protected("a", .userPresence)).resultOrThrow()
         do {
             _ = try read(keychain, "a", proof: nil)
             Issue.record("read without authentication")
@@ -41,7 +41,7 @@ import Testing
             #expect(error.code == .interactionNotAllowed)
             #expect(error.pendingAccessControl?.flags == .userPresence)
         }
-        let attributesOnly = try keychain.find(query(account: "a", returnsSecret: false))
+        let attributesOnly = try keychain.find(query(account: "a", returnsSecret: false)).resultOrThrow()
         #expect(attributesOnly.count == 1)
         #expect(try read(keychain, "a", proof: AuthenticationProof(passcode: true)) == "secret-a")
     }
@@ -68,7 +68,7 @@ import Testing
         ]
         for (index, (flags, expectations)) in cases.enumerated() {
             let account = "item-\(index)"
-            _ = try keychain.add(protected(account, flags))
+            _ = try keychain.add(protected(account, flags)).resultOrThrow()
             for (proof, opens) in expectations {
                 let outcome = status { try read(keychain, account, proof: proof) }
                 #expect(
@@ -79,7 +79,7 @@ import Testing
 
     @Test func aPasscodeProofOpensOnlyTheKeychainThatVerifiedIt() throws {
         let keychain = try keychainWithPasscode()
-        _ = try keychain.add(protected("a", .devicePasscode))
+        _ = try keychain.add(protected("a", .devicePasscode)).resultOrThrow()
         let other = TemporaryHome()
         let otherKeychain = try other.open()
         #expect(otherKeychain.identity != keychain.identity)
@@ -92,8 +92,8 @@ import Testing
 
     @Test func changedEnrolmentMakesACurrentSetItemPermanentlyUnreadable() throws {
         let keychain = try keychainWithPasscode()
-        _ = try keychain.add(protected("bound", .biometryCurrentSet))
-        _ = try keychain.add(protected("any", .biometryAny))
+        _ = try keychain.add(protected("bound", .biometryCurrentSet)).resultOrThrow()
+        _ = try keychain.add(protected("any", .biometryAny)).resultOrThrow()
         let changed = AuthenticationProof(biometryEnrolment: Data("enrolled: left-thumb, new-finger".utf8))
         #expect(status { try read(keychain, "bound", proof: changed) } == .authFailed)
         #expect(try read(keychain, "any", proof: changed) == "secret-any")
@@ -104,58 +104,65 @@ import Testing
 
     @Test func anInvalidatedItemCanBeDeletedAfterAuthenticatingButNotUpdated() throws {
         let keychain = try keychainWithPasscode()
-        _ = try keychain.add(protected("bound", .biometryCurrentSet))
+        _ = try keychain.add(protected("bound", .biometryCurrentSet)).resultOrThrow()
         var lookup = query(account: "bound", returnsSecret: false)
-        #expect(status { try keychain.delete(lookup) } == .interactionNotAllowed)
+        #expect(status { try keychain.delete(lookup).resultOrThrow() } == .interactionNotAllowed)
         lookup.authentication = AuthenticationProof(biometryEnrolment: Data("enrolled: someone else".utf8))
-        #expect(status { try keychain.update(lookup, with: ItemChanges(secret: "x".secret)) } == .authFailed)
-        #expect(try keychain.delete(lookup) == 1)
-        _ = try keychain.add(protected("bound", .biometryCurrentSet))
+        #expect(
+            status { try keychain.update(lookup, with: ItemChanges(secret: "x".secret)).resultOrThrow() } == .authFailed
+        )
+        #expect(try keychain.delete(lookup).resultOrThrow() == 1)
+        _ = try keychain.add(protected("bound", .biometryCurrentSet)).resultOrThrow()
     }
 
     @Test func updateAndDeleteAreGuardedLikeRead() throws {
         let keychain = try keychainWithPasscode()
-        _ = try keychain.add(protected("a", .devicePasscode))
+        _ = try keychain.add(protected("a", .devicePasscode)).resultOrThrow()
         var lookup = query(account: "a", returnsSecret: false)
         #expect(
-            status { try keychain.update(lookup, with: ItemChanges(secret: "new".secret)) } == .interactionNotAllowed)
-        #expect(status { try keychain.delete(lookup) } == .interactionNotAllowed)
+            status { try keychain.update(lookup, with: ItemChanges(secret: "new".secret)).resultOrThrow() }
+                == .interactionNotAllowed)
+        #expect(status { try keychain.delete(lookup).resultOrThrow() } == .interactionNotAllowed)
         lookup.authentication = AuthenticationProof(passcode: true)
-        #expect(try keychain.update(lookup, with: ItemChanges(secret: "new".secret)) == 1)
+        #expect(try keychain.update(lookup, with: ItemChanges(secret: "new".secret)).resultOrThrow() == 1)
         #expect(try read(keychain, "a", proof: AuthenticationProof(passcode: true)) == "new")
-        #expect(try keychain.delete(lookup) == 1)
+        #expect(try keychain.delete(lookup).resultOrThrow() == 1)
     }
 
     @Test func skipLeavesOutItemsNeedingAuthentication() throws {
         let keychain = try keychainWithPasscode()
-        _ = try keychain.add(password(account: "open", service: "s"))
-        _ = try keychain.add(protected("guarded", .userPresence))
+        _ = try keychain.add(password(account: "open", service: "s")).resultOrThrow()
+        _ = try keychain.add(protected("guarded", .userPresence)).resultOrThrow()
         let all = ItemQuery(itemClass: .genericPassword, returnsSecret: true, unauthenticatedItems: .skip)
-        #expect(try keychain.find(all).compactMap { $0.attributes[.account]?.stringValue } == ["open"])
+        #expect(try keychain.find(all).resultOrThrow().compactMap { $0.attributes[.account]?.stringValue } == ["open"])
     }
 
     @Test func invalidCombinationsAreParamErrors() throws {
         let keychain = try keychainWithPasscode()
-        #expect(status { try keychain.add(protected("a", [.biometryAny, .devicePasscode])) } == .param)
-        #expect(status { try keychain.add(protected("b", [.biometryAny, .or, .and, .devicePasscode])) } == .param)
-        #expect(status { try keychain.add(protected("c", [.privateKeyUsage])) } == .param)
-        #expect(status { try keychain.add(protected("d", AccessControl.Flags(rawValue: 1 << 9))) } == .param)
+        #expect(status { try keychain.add(protected("a", [.biometryAny, .devicePasscode])).resultOrThrow() } == .param)
+        #expect(
+            status { try keychain.add(protected("b", [.biometryAny, .or, .and, .devicePasscode])).resultOrThrow() }
+                == .param)
+        #expect(status { try keychain.add(protected("c", [.privateKeyUsage])).resultOrThrow() } == .param)
+        #expect(
+            status { try keychain.add(protected("d", AccessControl.Flags(rawValue: 1 << 9))).resultOrThrow() } == .param
+        )
         let mismatched = password(
             account: "e",
             [
                 .accessible: .string("ak"),
                 .accessControl: .data(AccessControl(protection: .always, flags: .userPresence).encoded),
             ])
-        #expect(status { try keychain.add(mismatched) } == .param)
+        #expect(status { try keychain.add(mismatched).resultOrThrow() } == .param)
         let garbage = password(account: "f", [.accessControl: .data(Data([1, 2, 3]))])
-        #expect(status { try keychain.add(garbage) } == .param)
-        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).isEmpty)
+        #expect(status { try keychain.add(garbage).resultOrThrow() } == .param)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().isEmpty)
     }
 
     @Test func passcodeConditionsNeedAKeychainPasscode() throws {
         let keychain = try temporary.open()
-        #expect(status { try keychain.add(protected("a", .devicePasscode)) } == .notAvailable)
-        #expect(status { try keychain.add(protected("b", .userPresence)) } == .notAvailable)
+        #expect(status { try keychain.add(protected("a", .devicePasscode)).resultOrThrow() } == .notAvailable)
+        #expect(status { try keychain.add(protected("b", .userPresence)).resultOrThrow() } == .notAvailable)
         let unbound = password(
             account: "c",
             [
@@ -164,7 +171,7 @@ import Testing
                     AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .biometryCurrentSet).encoded),
             ])
         try keychain.setPasscode("1".secret, current: nil, kdf: .cheapForTesting())
-        #expect(status { try keychain.add(unbound) } == .notAvailable)
+        #expect(status { try keychain.add(unbound).resultOrThrow() } == .notAvailable)
     }
 
     @Test func policyRoundTripsThroughItsEncoding() throws {

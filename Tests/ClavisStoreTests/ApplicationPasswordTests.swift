@@ -35,7 +35,7 @@ import Testing
     private func read(_ keychain: Keychain, _ account: String, _ proof: AuthenticationProof?) throws -> String? {
         var lookup = query(account: account)
         lookup.authentication = proof
-        return try keychain.find(lookup).first?.secret?.string
+        return try keychain.find(lookup).resultOrThrow().first?.secret?.string
     }
 
     private func withPassword(_ text: String) -> AuthenticationProof {
@@ -45,19 +45,19 @@ import Testing
     @Test func anAddWithoutThePasswordIsRefusedNamingItAndStoresNothing() throws {
         let keychain = try keychain()
         do {
-            _ = try keychain.add(item("a", .applicationPassword, password: nil))
+            _ = try keychain.add(item("a", .applicationPassword, password: nil)).resultOrThrow()
             Issue.record("added without its application password")
         } catch {
             #expect(error.code == .interactionNotAllowed)
             #expect(error.pendingAccessControl?.flags == .applicationPassword)
         }
-        #expect(try keychain.find(query(account: "a", returnsSecret: false)).isEmpty)
+        #expect(try keychain.find(query(account: "a", returnsSecret: false)).resultOrThrow().isEmpty)
     }
 
     @Test func theSecretOpensWithThePasswordOnlyWhileAttributesNeedNone() throws {
         let keychain = try keychain()
-        _ = try keychain.add(item("a", .applicationPassword, password: "open sesame"))
-        #expect(try keychain.find(query(account: "a", returnsSecret: false)).count == 1)
+        _ = try keychain.add(item("a", .applicationPassword, password: "open sesame")).resultOrThrow()
+        #expect(try keychain.find(query(account: "a", returnsSecret: false)).resultOrThrow().count == 1)
         do {
             _ = try read(keychain, "a", nil)
             Issue.record("read without the application password")
@@ -72,7 +72,7 @@ import Testing
 
     @Test func itComesInAdditionToAConstraintWithoutAConjunction() throws {
         let keychain = try keychain()
-        _ = try keychain.add(item("a", [.biometryAny, .applicationPassword], password: "pw"))
+        _ = try keychain.add(item("a", [.biometryAny, .applicationPassword], password: "pw")).resultOrThrow()
         #expect(
             status { try read(keychain, "a", AuthenticationProof(biometryEnrolment: enrolment)) }
                 == .interactionNotAllowed)
@@ -83,27 +83,28 @@ import Testing
 
     @Test func anUpdateNeedsThePasswordAndKeepsTheSecretSealedUnderIt() throws {
         let keychain = try keychain()
-        _ = try keychain.add(item("a", .applicationPassword, password: "pw"))
+        _ = try keychain.add(item("a", .applicationPassword, password: "pw")).resultOrThrow()
         let label = ItemChanges(attributes: [.label: .string("renamed")])
-        #expect(status { try keychain.update(query(account: "a"), with: label) } == .interactionNotAllowed)
+        #expect(
+            status { try keychain.update(query(account: "a"), with: label).resultOrThrow() } == .interactionNotAllowed)
         var authenticated = query(account: "a")
         authenticated.authentication = withPassword("pw")
-        #expect(try keychain.update(authenticated, with: label) == 1)
-        #expect(try keychain.update(authenticated, with: ItemChanges(secret: "changed".secret)) == 1)
+        #expect(try keychain.update(authenticated, with: label).resultOrThrow() == 1)
+        #expect(try keychain.update(authenticated, with: ItemChanges(secret: "changed".secret)).resultOrThrow() == 1)
         #expect(status { try read(keychain, "a", withPassword("other")) } == .authFailed)
         #expect(try read(keychain, "a", withPassword("pw")) == "changed")
     }
 
     @Test func aDeleteNeedsNoPassword() throws {
         let keychain = try keychain()
-        _ = try keychain.add(item("a", .applicationPassword, password: "pw"))
-        #expect(try keychain.delete(query(account: "a")) == 1)
-        #expect(try keychain.find(query(account: "a", returnsSecret: false)).isEmpty)
+        _ = try keychain.add(item("a", .applicationPassword, password: "pw")).resultOrThrow()
+        #expect(try keychain.delete(query(account: "a")).resultOrThrow() == 1)
+        #expect(try keychain.find(query(account: "a", returnsSecret: false)).resultOrThrow().isEmpty)
     }
 
     @Test func neitherThePasswordNorTheSecretIsInTheDatabase() throws {
         let keychain = try keychain()
-        _ = try keychain.add(item("a", .applicationPassword, password: "marker-password-4711"))
+        _ = try keychain.add(item("a", .applicationPassword, password: "marker-password-4711")).resultOrThrow()
         #expect(try read(keychain, "a", withPassword("marker-password-4711")) == "secret-a")
         let database = temporary.contents(of: "keychain.db") + temporary.contents(of: "keychain.db-wal")
         for marker in ["marker-password-4711", "secret-a"] {
@@ -115,7 +116,7 @@ import Testing
     /// finds only a sealed blob, which the password opens.
     @Test func underTheItemKeyTheSecretIsStillSealedByThePassword() throws {
         let keychain = try keychain()
-        _ = try keychain.add(item("a", .applicationPassword, password: "pw"))
+        _ = try keychain.add(item("a", .applicationPassword, password: "pw")).resultOrThrow()
         try keychain.unlock(passcode: "1234".secret)
         let engine = try KeychainEngine(
             home: temporary.home,
@@ -127,8 +128,8 @@ import Testing
             return true
         }
         let row = try #require(rows.first)
-        let itemKey = try engine.sealer.itemKey(
-            storedKey: row.storedKey, classKey: engine.classKey(for: row.binding.protection), binding: row.binding)
+        let classKey = try #require(try engine.openClassKey(for: row.binding.protection))
+        let itemKey = try engine.sealer.itemKey(storedKey: row.storedKey, classKey: classKey, binding: row.binding)
         let inner = try engine.sealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
         let bytes = inner.unprotectedBytes()
         #expect(bytes.starts(with: Array("cap1".utf8)))

@@ -17,11 +17,13 @@ import Testing
             _ = try keychain.add(
                 password(
                     account: protection.rawValue, secret: "BACKUP-SECRET-\(protection.rawValue)",
-                    [.accessible: .string(protection.rawValue), .accessGroup: .string("team.app")]))
+                    [.accessible: .string(protection.rawValue), .accessGroup: .string("team.app")])
+            ).resultOrThrow()
         }
-        _ = try keychain.add(password(account: "synced", secret: "s", [.synchronizable: .bool(true)]))
+        _ = try keychain.add(password(account: "synced", secret: "s", [.synchronizable: .bool(true)])).resultOrThrow()
         let policy = AccessControl(protection: .whenUnlocked, flags: .userPresence)
         _ = try keychain.add(password(account: "guarded", secret: "g", [.accessControl: .data(policy.encoded)]))
+            .resultOrThrow()
         return keychain
     }
 
@@ -35,7 +37,8 @@ import Testing
         let restored = try restoredKeychain.importBackup(archive, passphrase: passphrase)
         #expect(restored.restored == 4 && restored.alreadyPresent == 0)
         let items = try restoredKeychain.find(
-            ItemQuery(itemClass: .genericPassword, synchronizable: .any, returnsSecret: true))
+            ItemQuery(itemClass: .genericPassword, synchronizable: .any, returnsSecret: true)
+        ).resultOrThrow()
         let accounts = Set(items.compactMap { $0.attributes[.account]?.stringValue })
         #expect(accounts == ["ak", "ck", "dk", "synced"])
         let ak = try #require(items.first { $0.attributes[.account] == .string("ak") })
@@ -64,7 +67,7 @@ import Testing
         #expect(status { try target.importBackup(Data(altered), passphrase: passphrase) } == .authFailed)
         #expect(status { try target.importBackup(Data("not a backup".utf8), passphrase: passphrase) } == .decode)
         #expect(status { try target.importBackup(Data(bytes.prefix(30)), passphrase: passphrase) } == .decode)
-        #expect(try target.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).isEmpty)
+        #expect(try target.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).resultOrThrow().isEmpty)
     }
 
     @Test func exportNeedsAnUnlockedKeychainAndAPassphrase() throws {

@@ -11,6 +11,7 @@ import Testing
         let keychain = try temporary.open()
         for index in 0..<50 {
             _ = try keychain.add(password(account: "a\(index)", secret: String(repeating: "x", count: 500)))
+                .resultOrThrow()
         }
     }
 
@@ -26,7 +27,7 @@ import Testing
         try write(Array(bytes.prefix(bytes.count / 3)), to: "keychain.db")
         let result = status {
             let keychain = try temporary.open()
-            _ = try keychain.find(ItemQuery(itemClass: .genericPassword, returnsSecret: true))
+            _ = try keychain.find(ItemQuery(itemClass: .genericPassword, returnsSecret: true)).resultOrThrow()
         }
         #expect(result == .invalidKeychain)
     }
@@ -75,9 +76,9 @@ import Testing
 
     @Test func errorReasonsNeverQuoteSecretsOrAccounts() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(password(account: "ACCOUNT-XYZ", secret: "SECRET-XYZ"))
+        _ = try keychain.add(password(account: "ACCOUNT-XYZ", secret: "SECRET-XYZ")).resultOrThrow()
         do {
-            _ = try keychain.add(password(account: "ACCOUNT-XYZ", secret: "SECRET-XYZ"))
+            _ = try keychain.add(password(account: "ACCOUNT-XYZ", secret: "SECRET-XYZ")).resultOrThrow()
             Issue.record("a duplicate was added")
         } catch {
             #expect(error.code == .duplicateItem)

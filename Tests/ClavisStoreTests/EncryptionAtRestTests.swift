@@ -14,11 +14,13 @@ import Testing
             _ = try keychain.add(
                 password(
                     account: "\(markers[1])-\(index)", service: markers[2], secret: "\(markers[0])-\(index)",
-                    [.label: .string(markers[3])]))
+                    [.label: .string(markers[3])])
+            ).resultOrThrow()
         }
         _ = try keychain.update(
             ItemQuery(itemClass: .genericPassword, attributes: [.service: .string(markers[2])]),
-            with: ItemChanges(attributes: [.comment: .string("COMMENT-MARKER")]))
+            with: ItemChanges(attributes: [.comment: .string("COMMENT-MARKER")])
+        ).resultOrThrow()
         let files = ["keychain.db", "keychain.db-wal"].map(temporary.contents(of:))
         #expect(files[0].count + files[1].count > 0)
         for marker in markers + ["COMMENT-MARKER"] {
@@ -32,7 +34,7 @@ import Testing
     @Test func alteringOneByteOfOneItemBreaksOnlyThatItem() throws {
         let keychain = try temporary.open()
         for name in ["a", "b", "c"] {
-            _ = try keychain.add(password(account: name, secret: "secret-\(name)"))
+            _ = try keychain.add(password(account: name, secret: "secret-\(name)")).resultOrThrow()
         }
         let inspector = try StoreInspector(temporary.home)
         let ids = try inspector.itemIDs()
@@ -41,22 +43,23 @@ import Testing
             let original = bytes
             bytes[bytes.count / 2] ^= 0x01
             try inspector.setBlob(column, id: ids[1], bytes)
-            let result = status { try keychain.find(query(account: "b")) }
+            let result = status { try keychain.find(query(account: "b")).resultOrThrow() }
             #expect(result == .decode, "altered \(column)")
-            #expect(try keychain.find(query(account: "a")).first?.secret?.string == "secret-a")
-            #expect(try keychain.find(query(account: "c")).first?.secret?.string == "secret-c")
+            #expect(try keychain.find(query(account: "a")).resultOrThrow().first?.secret?.string == "secret-a")
+            #expect(try keychain.find(query(account: "c")).resultOrThrow().first?.secret?.string == "secret-c")
             try inspector.setBlob(column, id: ids[1], original)
         }
-        #expect(try keychain.find(query(account: "b")).first?.secret?.string == "secret-b")
+        #expect(try keychain.find(query(account: "b")).resultOrThrow().first?.secret?.string == "secret-b")
     }
 
     /// The clear `sync` and `protection` columns are bound to the boxes (the attributes no longer hold `sync` and
     /// `pdmn`, which are read back from these columns): flipping either makes the item fail, not change.
     @Test func flippingAnItemsSyncOrProtectionColumnMakesItFailToDecrypt() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(password(account: "a", secret: "secret-a"))
+        _ = try keychain.add(password(account: "a", secret: "secret-a")).resultOrThrow()
         _ = try keychain.add(
-            password(account: "b", secret: "secret-b", [.synchronizable: .bool(true), .accessible: .string("ck")]))
+            password(account: "b", secret: "secret-b", [.synchronizable: .bool(true), .accessible: .string("ck")])
+        ).resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         let ids = try inspector.itemIDs()
         let flips: [(id: Int64, account: String, column: String, flipped: DatabaseValue, original: DatabaseValue)] = [
@@ -67,9 +70,11 @@ import Testing
             var anySync = query(account: flip.account)
             anySync.synchronizable = .any
             try inspector.set(flip.column, id: flip.id, flip.flipped)
-            #expect(status { try keychain.find(anySync) } == .decode, "\(flip.account): flipped \(flip.column)")
+            #expect(
+                status { try keychain.find(anySync).resultOrThrow() } == .decode,
+                "\(flip.account): flipped \(flip.column)")
             try inspector.set(flip.column, id: flip.id, flip.original)
-            let found = try keychain.find(anySync).first
+            let found = try keychain.find(anySync).resultOrThrow().first
             #expect(found?.secret?.string == "secret-\(flip.account)")
             #expect(found?.attributes[.synchronizable] == .bool(flip.account == "b"))
             #expect(found?.attributes[.accessible] == .string(flip.account == "b" ? "ck" : "ak"))
@@ -78,29 +83,29 @@ import Testing
 
     @Test func aDamagedItemHidesNoOtherFromListingsAndCanBeDeletedByReference() throws {
         let keychain = try temporary.open()
-        let damaged = try keychain.add(password(account: "a", secret: "secret-a"))
-        _ = try keychain.add(password(account: "b", secret: "secret-b"))
+        let damaged = try keychain.add(password(account: "a", secret: "secret-a")).resultOrThrow()
+        _ = try keychain.add(password(account: "b", secret: "secret-b")).resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         let id = try #require(try inspector.itemIDs().first)
         var bytes = try inspector.blob("attributes", id: id)
         bytes[bytes.count - 1] ^= 0x80
         try inspector.setBlob("attributes", id: id, bytes)
 
-        let listing = try keychain.find(ItemQuery(itemClass: .genericPassword, returnsSecret: true))
+        let listing = try keychain.find(ItemQuery(itemClass: .genericPassword, returnsSecret: true)).resultOrThrow()
         #expect(listing.map { $0.secret?.string } == ["secret-b"])
-        #expect(status { try keychain.find(query(account: "a")) } == .decode)
-        #expect(status { try keychain.delete(query(account: "a", returnsSecret: false)) } == .decode)
+        #expect(status { try keychain.find(query(account: "a")).resultOrThrow() } == .decode)
+        #expect(status { try keychain.delete(query(account: "a", returnsSecret: false)).resultOrThrow() } == .decode)
         let byReference = ItemQuery(itemClass: .genericPassword, persistentReference: damaged.persistentReference)
-        #expect(try keychain.delete(byReference) == 1)
-        _ = try keychain.add(password(account: "a", secret: "fresh"))
-        #expect(try keychain.find(query(account: "a")).first?.secret?.string == "fresh")
+        #expect(try keychain.delete(byReference).resultOrThrow() == 1)
+        _ = try keychain.add(password(account: "a", secret: "fresh")).resultOrThrow()
+        #expect(try keychain.find(query(account: "a")).resultOrThrow().first?.secret?.string == "fresh")
     }
 
     @Test func swappingTwoItemsBlobsMakesBothFail() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(password(account: "a", secret: "secret-a"))
-        _ = try keychain.add(password(account: "b", secret: "secret-b"))
-        _ = try keychain.add(password(account: "c", secret: "secret-c"))
+        _ = try keychain.add(password(account: "a", secret: "secret-a")).resultOrThrow()
+        _ = try keychain.add(password(account: "b", secret: "secret-b")).resultOrThrow()
+        _ = try keychain.add(password(account: "c", secret: "secret-c")).resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         let ids = try inspector.itemIDs()
         for column in ["wrapped_key", "attributes", "secret"] {
@@ -109,14 +114,14 @@ import Testing
             try inspector.setBlob(column, id: ids[0], second)
             try inspector.setBlob(column, id: ids[1], first)
         }
-        #expect(status { try keychain.find(query(account: "a")) } == .decode)
-        #expect(status { try keychain.find(query(account: "b")) } == .decode)
-        #expect(try keychain.find(query(account: "c")).first?.secret?.string == "secret-c")
+        #expect(status { try keychain.find(query(account: "a")).resultOrThrow() } == .decode)
+        #expect(status { try keychain.find(query(account: "b")).resultOrThrow() } == .decode)
+        #expect(try keychain.find(query(account: "c")).resultOrThrow().first?.secret?.string == "secret-c")
     }
 
     @Test func lookupsByPrimaryKeyAccountAndLabelUseAnIndex() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(password(account: "a"))
+        _ = try keychain.add(password(account: "a")).resultOrThrow()
         let queries = [
             query(account: "a"),
             ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("a")]),
@@ -150,12 +155,13 @@ import Testing
     @Test func lookupEntriesFollowUpdatesAndDeletes() throws {
         let keychain = try temporary.open()
         for name in ["a", "b", "c"] {
-            _ = try keychain.add(password(account: name, [.label: .string("label-\(name)")]))
+            _ = try keychain.add(password(account: name, [.label: .string("label-\(name)")])).resultOrThrow()
         }
         _ = try keychain.update(
             query(account: "a", returnsSecret: false),
-            with: ItemChanges(attributes: [.account: .string("a2"), .label: .string("renamed")]))
-        #expect(try keychain.delete(query(account: "b", returnsSecret: false)) == 1)
+            with: ItemChanges(attributes: [.account: .string("a2"), .label: .string("renamed")])
+        ).resultOrThrow()
+        #expect(try keychain.delete(query(account: "b", returnsSecret: false)).resultOrThrow() == 1)
         let inspector = try StoreInspector(temporary.home)
         let id = try #require(try inspector.itemIDs().last)
         var bytes = try inspector.blob("attributes", id: id)
@@ -164,17 +170,18 @@ import Testing
         let damaged = ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("label-c")])
         let reference = try inspector.connection.scalar("SELECT reference FROM items WHERE id = ?", [.integer(id)])
         let persistentReference = PersistentReference(bytes: Array("genp".utf8) + (reference?.blob ?? []))
-        #expect(status { try keychain.find(damaged) } == .decode)
+        #expect(status { try keychain.find(damaged).resultOrThrow() } == .decode)
         let byReference = ItemQuery(itemClass: .genericPassword, persistentReference: persistentReference)
-        #expect(try keychain.delete(byReference) == 1)
+        #expect(try keychain.delete(byReference).resultOrThrow() == 1)
         for table in ["items_access_group", "items_account", "items_service", "items_label"] {
             #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 1, "\(table)")
         }
         #expect(
-            try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("renamed")])).count
+            try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("renamed")]))
+                .resultOrThrow().count
                 == 1)
-        #expect(try keychain.find(query(account: "a")).isEmpty)
-        #expect(try keychain.find(query(account: "a2")).first?.secret?.string == "s3cret")
+        #expect(try keychain.find(query(account: "a")).resultOrThrow().isEmpty)
+        #expect(try keychain.find(query(account: "a2")).resultOrThrow().first?.secret?.string == "s3cret")
     }
 
     @Test func fullPrimaryKeyWithKnownGroupsUsesThePrimaryKeyIndex() throws {

@@ -38,43 +38,43 @@ import Testing
     @Test func aDuplicateAfterTheDiskWasFullIsADuplicateNotAFullDisk() throws {
         let fileSystem = try SmallFileSystem()
         let keychain = try Keychain(home: fileSystem.home)
-        _ = try keychain.add(password(account: "first"))
+        _ = try keychain.add(password(account: "first")).resultOrThrow()
         try fileSystem.fillUp()
         let big = password(account: "big", secret: String(repeating: "x", count: 8192))
-        try #require(status { try keychain.add(big) } == .diskFull)
+        try #require(status { try keychain.add(big).resultOrThrow() } == .diskFull)
         fileSystem.makeRoom()
-        #expect(status { try keychain.add(password(account: "first")) } == .duplicateItem)
-        #expect(status { try keychain.add(big) } == nil)
+        #expect(status { try keychain.add(password(account: "first")).resultOrThrow() } == .duplicateItem)
+        #expect(status { try keychain.add(big).resultOrThrow() } == nil)
     }
 
     @Test func aKeychainOpenedOnAFullDiskAcceptsWritesOnceThereIsRoomAgain() throws {
         let fileSystem = try SmallFileSystem()
-        _ = try Keychain(home: fileSystem.home).add(password(account: "first"))
+        _ = try Keychain(home: fileSystem.home).add(password(account: "first")).resultOrThrow()
         try fileSystem.fillUp()
         let keychain = try Keychain(home: fileSystem.home)
-        #expect(try keychain.find(query(account: "first")).first?.secret?.string == "s3cret")
-        #expect(status { try keychain.add(password(account: "second")) } == .diskFull)
+        #expect(try keychain.find(query(account: "first")).resultOrThrow().first?.secret?.string == "s3cret")
+        #expect(status { try keychain.add(password(account: "second")).resultOrThrow() } == .diskFull)
         fileSystem.makeRoom()
-        #expect(status { try keychain.add(password(account: "second")) } == nil)
-        #expect(status { try keychain.add(password(account: "first")) } == .duplicateItem)
-        #expect(try keychain.delete(query(account: "first")) == 1)
-        #expect(try keychain.find(query(account: "second")).first?.secret?.string == "s3cret")
+        #expect(status { try keychain.add(password(account: "second")).resultOrThrow() } == nil)
+        #expect(status { try keychain.add(password(account: "first")).resultOrThrow() } == .duplicateItem)
+        #expect(try keychain.delete(query(account: "first")).resultOrThrow() == 1)
+        #expect(try keychain.find(query(account: "second")).resultOrThrow().first?.secret?.string == "s3cret")
     }
 
     @Test func aKeychainOnAReadOnlyFileSystemReadsAndRefusesWritesNamingTheFolder() throws {
         let fileSystem = try SmallFileSystem()
-        _ = try Keychain(home: fileSystem.home).add(password(account: "first"))
+        _ = try Keychain(home: fileSystem.home).add(password(account: "first")).resultOrThrow()
         try fileSystem.remount(readOnly: true)
         let keychain = try Keychain(home: fileSystem.home)
-        #expect(try keychain.find(query(account: "first")).first?.secret?.string == "s3cret")
+        #expect(try keychain.find(query(account: "first")).resultOrThrow().first?.secret?.string == "s3cret")
         do {
-            _ = try keychain.add(password(account: "second"))
+            _ = try keychain.add(password(account: "second")).resultOrThrow()
             Issue.record("added an item on a read-only file system")
         } catch {
             #expect(error.code == .io)
             #expect(error.reason.contains(fileSystem.home.path) && error.reason.contains("read-only file system"))
         }
         try fileSystem.remount(readOnly: false)
-        #expect(status { try keychain.add(password(account: "second")) } == nil)
+        #expect(status { try keychain.add(password(account: "second")).resultOrThrow() } == nil)
     }
 }

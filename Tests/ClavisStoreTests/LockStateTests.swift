@@ -15,7 +15,8 @@ import Testing
             _ = try keychain.add(
                 password(
                     account: protection.rawValue, secret: "s-\(protection.rawValue)",
-                    [.accessible: .string(protection.rawValue)]))
+                    [.accessible: .string(protection.rawValue)])
+            ).resultOrThrow()
         }
         return keychain
     }
@@ -24,7 +25,7 @@ import Testing
         var outcome: [ProtectionClass: KeychainError.Code?] = [:]
         for protection in ProtectionClass.allCases {
             outcome[protection] = status {
-                let found = try keychain.find(query(account: protection.rawValue))
+                let found = try keychain.find(query(account: protection.rawValue)).resultOrThrow()
                 guard found.first?.secret?.string == "s-\(protection.rawValue)" else {
                     throw KeychainError(.itemNotFound, "missing")
                 }
@@ -61,27 +62,32 @@ import Testing
         let keychain = try keychainWithEveryClass()
         keychain.lock()
         #expect(
-            status { try keychain.add(password(account: "ak", [.accessible: .string("ak")])) } == .interactionNotAllowed
+            status { try keychain.add(password(account: "ak", [.accessible: .string("ak")])).resultOrThrow() }
+                == .interactionNotAllowed
         )
         #expect(
-            status { try keychain.add(password(account: "new", [.accessible: .string("aku")])) }
+            status { try keychain.add(password(account: "new", [.accessible: .string("aku")])).resultOrThrow() }
                 == .interactionNotAllowed)
-        #expect(status { try keychain.add(password(account: "new", [.accessible: .string("ck")])) } == nil)
-        #expect(status { try keychain.add(password(account: "dk", [.accessible: .string("dk")])) } == .duplicateItem)
+        #expect(
+            status { try keychain.add(password(account: "new", [.accessible: .string("ck")])).resultOrThrow() } == nil)
+        #expect(
+            status { try keychain.add(password(account: "dk", [.accessible: .string("dk")])).resultOrThrow() }
+                == .duplicateItem)
     }
 
     @Test func listingWhileLockedShowsTheOpenClassesAndUpdatesStayStrict() throws {
         let keychain = try keychainWithEveryClass()
         keychain.lock()
         let listed = try keychain.find(ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("svc")]))
+            .resultOrThrow()
         let open = Set(ProtectionClass.allCases.filter { $0.isOpen(in: .locked) }.map(\.rawValue))
         #expect(Set(listed.compactMap { $0.attributes[.account]?.stringValue }) == open)
         let all = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("svc")])
         #expect(
-            status { try keychain.update(all, with: ItemChanges(attributes: [.comment: .string("c")])) }
+            status { try keychain.update(all, with: ItemChanges(attributes: [.comment: .string("c")])).resultOrThrow() }
                 == .interactionNotAllowed)
-        #expect(status { try keychain.delete(all) } == .interactionNotAllowed)
-        #expect(try keychain.find(all).count == open.count, "a refused delete removes nothing")
+        #expect(status { try keychain.delete(all).resultOrThrow() } == .interactionNotAllowed)
+        #expect(try keychain.find(all).resultOrThrow().count == open.count, "a refused delete removes nothing")
     }
 
     @Test func updateAndDeleteOfAClosedClassAreRefused() throws {
@@ -89,10 +95,11 @@ import Testing
         keychain.lock()
         let akQuery = query(account: "ak")
         #expect(
-            status { try keychain.update(akQuery, with: ItemChanges(secret: "x".secret)) } == .interactionNotAllowed)
-        #expect(status { try keychain.delete(akQuery) } == .interactionNotAllowed)
+            status { try keychain.update(akQuery, with: ItemChanges(secret: "x".secret)).resultOrThrow() }
+                == .interactionNotAllowed)
+        #expect(status { try keychain.delete(akQuery).resultOrThrow() } == .interactionNotAllowed)
         try keychain.unlock(passcode: passcode)
-        #expect(try keychain.find(akQuery).first?.secret?.string == "s-ak")
+        #expect(try keychain.find(akQuery).resultOrThrow().first?.secret?.string == "s-ak")
     }
 
     @Test func wrongPasscodeIsAuthFailedAndUnlocksNothing() throws {
@@ -101,17 +108,17 @@ import Testing
         #expect(status { try reopened.unlock(passcode: "wrong".secret) } == .authFailed)
         #expect(status { try reopened.unlock(passcode: nil) } == .authFailed)
         #expect(reopened.lockState == .beforeFirstUnlock)
-        #expect(status { try reopened.find(query(account: "ck")) } == .interactionNotAllowed)
+        #expect(status { try reopened.find(query(account: "ck")).resultOrThrow() } == .interactionNotAllowed)
     }
 
     @Test func keychainWithoutPasscodeOpensUnlocked() throws {
         let keychain = try temporary.open()
         #expect(keychain.lockState == .unlocked)
         #expect(!keychain.hasPasscode)
-        _ = try keychain.add(password(account: "a"))
+        _ = try keychain.add(password(account: "a")).resultOrThrow()
         keychain.lock()
-        #expect(status { try keychain.find(query(account: "a")) } == .interactionNotAllowed)
+        #expect(status { try keychain.find(query(account: "a")).resultOrThrow() } == .interactionNotAllowed)
         try keychain.unlock(passcode: nil)
-        #expect(try keychain.find(query(account: "a")).count == 1)
+        #expect(try keychain.find(query(account: "a")).resultOrThrow().count == 1)
     }
 }

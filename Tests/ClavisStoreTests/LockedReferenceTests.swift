@@ -30,11 +30,13 @@ import Testing
     @Test func aLockedKeychainNamesExactlyTheClosedItemsWhoseDigestsMatch() throws {
         let keychain = try temporary.open()
         try keychain.setPasscode("7391".secret, current: nil, kdf: .cheapForTesting())
-        let anna = try keychain.add(item("1", ["service": "smtp", "user": "anna"]))
+        let anna = try keychain.add(item("1", ["service": "smtp", "user": "anna"])).resultOrThrow()
         let annaElsewhere = try keychain.add(item("2", ["service": "smtp", "user": "anna"], collection: "work"))
-        _ = try keychain.add(item("3", ["service": "smtp", "user": "ben"]))
-        _ = try keychain.add(item("4", ["service": "smtp", "user": "anna"], group: "private"))
+            .resultOrThrow()
+        _ = try keychain.add(item("3", ["service": "smtp", "user": "ben"])).resultOrThrow()
+        _ = try keychain.add(item("4", ["service": "smtp", "user": "anna"], group: "private")).resultOrThrow()
         _ = try keychain.add(item("5", ["service": "smtp", "user": "anna"], protection: .afterFirstUnlock))
+            .resultOrThrow()
         #expect(try keychain.lockedReferences(search(["user": "anna"])).isEmpty, "nothing is locked yet")
 
         keychain.lock()
@@ -51,7 +53,7 @@ import Testing
         #expect(try keychain.lockedReferences(search(["user": "carol"])).isEmpty)
         #expect(try keychain.lockedReferences(search(["user": "anna"], groups: ["elsewhere"])).isEmpty)
         // The item of an open class is find's to answer: it is not locked.
-        #expect(try keychain.find(smtpAnna).map(\.attributes[.account]) == [.string("5")])
+        #expect(try keychain.find(smtpAnna).resultOrThrow().map(\.attributes[.account]) == [.string("5")])
 
         try keychain.unlock(passcode: "7391".secret)
         #expect(try keychain.lockedReferences(smtpAnna).isEmpty)
@@ -59,7 +61,7 @@ import Testing
 
     @Test func anAttributeOnlyTheSealedItemHoldsCannotBeMatchedWhileLocked() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(item("1", ["service": "smtp"]))
+        _ = try keychain.add(item("1", ["service": "smtp"])).resultOrThrow()
         keychain.lock()
         var query = search(["service": "smtp"])
         query.attributes[.comment] = .string("sealed")

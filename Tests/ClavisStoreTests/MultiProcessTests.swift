@@ -44,7 +44,7 @@ import Testing
         let workers = try startWorkers(["left", "right"], count: 1000, home: temporary.home)
         expectEveryWorkerSucceeded(workers, count: 1000)
         let keychain = try temporary.open()
-        let all = try keychain.find(ItemQuery(itemClass: .genericPassword))
+        let all = try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow()
         #expect(all.count == 2000)
         #expect(try StoreInspector(temporary.home).integrityCheck() == "ok")
     }
@@ -55,7 +55,7 @@ import Testing
             let home = KeychainHome(path: temporary.home.path + "-round-\(round)")
             let workers = try startWorkers(["a", "b", "c"], count: 3, home: home)
             expectEveryWorkerSucceeded(workers, count: 3)
-            let all = try Keychain(home: home).find(ItemQuery(itemClass: .genericPassword))
+            let all = try Keychain(home: home).find(ItemQuery(itemClass: .genericPassword)).resultOrThrow()
             #expect(all.count == 9)
         }
     }

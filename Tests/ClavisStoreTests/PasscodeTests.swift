@@ -9,20 +9,20 @@ import Testing
     @Test func changingThePasscodeKeepsEveryItemAndRejectsTheOldOne() throws {
         let keychain = try temporary.open()
         try keychain.setPasscode("1111".secret, current: nil, kdf: .cheapForTesting())
-        _ = try keychain.add(password(account: "a", secret: "kept"))
+        _ = try keychain.add(password(account: "a", secret: "kept")).resultOrThrow()
         #expect(status { try keychain.setPasscode("2222".secret, current: "9999".secret) } == .authFailed)
         try keychain.setPasscode("2222".secret, current: "1111".secret)
 
         let reopened = try temporary.open()
         #expect(status { try reopened.unlock(passcode: "1111".secret) } == .authFailed)
         try reopened.unlock(passcode: "2222".secret)
-        #expect(try reopened.find(query(account: "a")).first?.secret?.string == "kept")
+        #expect(try reopened.find(query(account: "a")).resultOrThrow().first?.secret?.string == "kept")
     }
 
     @Test func passcodeChangeRewrapsClassKeysWithoutTouchingItems() throws {
         let keychain = try temporary.open()
         try keychain.setPasscode("1111".secret, current: nil, kdf: .cheapForTesting())
-        _ = try keychain.add(password(account: "a"))
+        _ = try keychain.add(password(account: "a")).resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         let id = try #require(try inspector.itemIDs().first)
         let before = try ["wrapped_key", "attributes", "secret"].map { try inspector.blob($0, id: id) }
@@ -37,20 +37,23 @@ import Testing
     @Test func removingThePasscodeErasesPasscodeBoundItemsAndRefusesNewOnes() throws {
         let keychain = try temporary.open()
         #expect(
-            status { try keychain.add(password(account: "p", [.accessible: .string("akpu")])) } == .notAvailable,
+            status { try keychain.add(password(account: "p", [.accessible: .string("akpu")])).resultOrThrow() }
+                == .notAvailable,
             "no passcode set yet")
         try keychain.setPasscode("1111".secret, current: nil, kdf: .cheapForTesting())
-        _ = try keychain.add(password(account: "p", [.accessible: .string("akpu")]))
-        _ = try keychain.add(password(account: "q", [.accessible: .string("ak")]))
+        _ = try keychain.add(password(account: "p", [.accessible: .string("akpu")])).resultOrThrow()
+        _ = try keychain.add(password(account: "q", [.accessible: .string("ak")])).resultOrThrow()
         try keychain.setPasscode(nil, current: "1111".secret)
         #expect(!keychain.hasPasscode)
-        #expect(try keychain.find(query(account: "p")).isEmpty)
-        #expect(try keychain.find(query(account: "q")).count == 1)
-        #expect(status { try keychain.add(password(account: "p2", [.accessible: .string("akpu")])) } == .notAvailable)
+        #expect(try keychain.find(query(account: "p")).resultOrThrow().isEmpty)
+        #expect(try keychain.find(query(account: "q")).resultOrThrow().count == 1)
+        #expect(
+            status { try keychain.add(password(account: "p2", [.accessible: .string("akpu")])).resultOrThrow() }
+                == .notAvailable)
 
         let reopened = try temporary.open()
         #expect(reopened.lockState == .unlocked, "without a passcode the keychain opens unlocked")
-        #expect(try reopened.find(query(account: "q")).count == 1)
+        #expect(try reopened.find(query(account: "q")).resultOrThrow().count == 1)
     }
 
     @Test func passcodeRemovalSeenByAnotherOpenInstanceRefusesPasscodeItems() throws {
@@ -59,7 +62,9 @@ import Testing
         let second = try temporary.open()
         try second.unlock(passcode: "1111".secret)
         try first.setPasscode(nil, current: "1111".secret)
-        #expect(status { try second.add(password(account: "p", [.accessible: .string("akpu")])) } == .notAvailable)
+        #expect(
+            status { try second.add(password(account: "p", [.accessible: .string("akpu")])).resultOrThrow() }
+                == .notAvailable)
     }
 
     @Test func emptyOrOverlongNewPasscodeIsRejected() throws {

@@ -34,30 +34,31 @@ import Testing
         }
         let accounts = [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn"), ("dave", "vpn")]
         for (account, service) in accounts {
-            let found = try keychain.find(query(account: account, service: service))
+            let found = try keychain.find(query(account: account, service: service)).resultOrThrow()
             #expect(found.count == 1, "\(account)")
             #expect(found.first?.secret?.string == VersionOneKeychain.secrets[account], "\(account)")
         }
         var byGroup = query(account: "alice", service: "mail.example")
         byGroup.accessGroups = ["clavis"]
-        #expect(try keychain.find(byGroup).first?.attributes[.label] == .string("Mail"))
+        #expect(try keychain.find(byGroup).resultOrThrow().first?.attributes[.label] == .string("Mail"))
         #expect(try keychain.explain(byGroup).contains { $0.contains("items_primary_key") })
         let listing = try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .all, returnsSecret: true))
+            .resultOrThrow()
         #expect(listing.compactMap { $0.attributes[.account]?.stringValue } == ["alice", "bob", "erin", "dave"])
         let labelled = ItemQuery(itemClass: .genericPassword, attributes: [.label: .string("Erin VPN")])
-        #expect(try keychain.find(labelled).count == 1)
+        #expect(try keychain.find(labelled).resultOrThrow().count == 1)
         let server = ItemQuery(
             itemClass: .internetPassword, attributes: [.server: .string("example.com")], returnsSecret: true)
-        #expect(try keychain.find(server).first?.secret?.string == "secret-carol")
+        #expect(try keychain.find(server).resultOrThrow().first?.secret?.string == "secret-carol")
         #expect(try keychain.explain(server).contains { $0.contains("items_server") })
-        let carol = try #require(try keychain.find(server).first)
+        let carol = try #require(try keychain.find(server).resultOrThrow().first)
         #expect(carol.persistentReference.bytes.starts(with: Array("inet".utf8)))
         let byReference = ItemQuery(
             itemClass: .internetPassword, persistentReference: carol.persistentReference, returnsSecret: true)
-        #expect(try keychain.find(byReference).first?.secret?.string == "secret-carol")
+        #expect(try keychain.find(byReference).resultOrThrow().first?.secret?.string == "secret-carol")
         #expect(try keychain.explain(byReference).contains { $0.contains("items_reference") })
         let asGeneric = ItemQuery(itemClass: .genericPassword, persistentReference: carol.persistentReference)
-        #expect(try keychain.find(asGeneric).isEmpty)
+        #expect(try keychain.find(asGeneric).resultOrThrow().isEmpty)
     }
 
     @Test func migratedItemsKeepTheirUniquenessAndTakeTheNewFormatWhenWritten() throws {
@@ -65,26 +66,40 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         #expect(
-            status { try keychain.add(password(account: "alice", service: "mail.example", inGroup)) } == .duplicateItem)
+            status { try keychain.add(password(account: "alice", service: "mail.example", inGroup)).resultOrThrow() }
+                == .duplicateItem)
         let changed = try keychain.update(
             query(account: "bob", service: "mail.example", returnsSecret: false),
-            with: ItemChanges(secret: "changed".secret))
+            with: ItemChanges(secret: "changed".secret)
+        ).resultOrThrow()
         #expect(changed == 1)
         _ = try keychain.add(password(account: "frank", service: "vpn", secret: "secret-frank", inGroup))
+            .resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 2")?.integer == 2)
-        #expect(try keychain.find(query(account: "bob", service: "mail.example")).first?.secret?.string == "changed")
-        #expect(try keychain.find(query(account: "frank", service: "vpn")).first?.secret?.string == "secret-frank")
-        #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
-        #expect(try keychain.delete(query(account: "alice", service: "mail.example", returnsSecret: false)) == 1)
+        #expect(
+            try keychain.find(query(account: "bob", service: "mail.example")).resultOrThrow().first?.secret?.string
+                == "changed")
+        #expect(
+            try keychain.find(query(account: "frank", service: "vpn")).resultOrThrow().first?.secret?.string
+                == "secret-frank")
+        #expect(
+            try keychain.find(query(account: "erin", service: "vpn")).resultOrThrow().first?.secret?.string
+                == "secret-erin")
+        #expect(
+            try keychain.delete(query(account: "alice", service: "mail.example", returnsSecret: false)).resultOrThrow()
+                == 1)
         _ = try keychain.add(password(account: "alice", service: "mail.example", secret: "again", inGroup))
-        #expect(try keychain.find(query(account: "alice", service: "mail.example")).first?.secret?.string == "again")
+            .resultOrThrow()
+        #expect(
+            try keychain.find(query(account: "alice", service: "mail.example")).resultOrThrow().first?.secret?.string
+                == "again")
     }
 
     @Test func aVersionTwoKeychainGainsTheKeyLookupsAndFindsKeysByTagAndApplicationLabel() throws {
         // A keychain at version 2 is today's without version 3's two tables and the later ones (version 6 shortens
         // digests already short).
-        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
+        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice")).resultOrThrow()
         try StoreInspector(temporary.home).connection.executeScript(
             """
             DROP TABLE items_application_label; DROP TABLE items_application_tag;
@@ -102,7 +117,8 @@ import Testing
             ]
             if tagged { attributes[.applicationTag] = tag }
             _ = try keychain.add(
-                NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8(keyClass)])))
+                NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8(keyClass)]))
+            ).resultOrThrow()
         }
         // Every key is filed under its hash and tag (an absent tag, part of the primary key, under the empty one).
         for table in ["items_application_label", "items_application_tag"] {
@@ -110,19 +126,20 @@ import Testing
         }
         let byTag = ItemQuery(
             itemClass: .key, attributes: [.applicationTag: tag, .keyClass: .number(1)], returnsSecret: true)
-        #expect(try keychain.find(byTag).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
+        #expect(try keychain.find(byTag).resultOrThrow().map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
         #expect(try keychain.explain(byTag).contains { $0.contains("items_application_tag") })
         let byHash = ItemQuery(itemClass: .key, attributes: [.applicationLabel: hash])
-        #expect(try keychain.find(byHash).count == 3)
+        #expect(try keychain.find(byHash).resultOrThrow().count == 3)
         #expect(try keychain.explain(byHash).contains { $0.contains("items_application_label") })
-        #expect(try keychain.delete(ItemQuery(itemClass: .key, attributes: [.applicationTag: tag])) == 2)
+        #expect(
+            try keychain.delete(ItemQuery(itemClass: .key, attributes: [.applicationTag: tag])).resultOrThrow() == 2)
         #expect(try inspector.connection.scalar("SELECT count(*) FROM items_application_tag")?.integer == 1)
-        #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
+        #expect(try keychain.find(query(account: "alice")).resultOrThrow().first?.secret?.string == "secret-alice")
     }
 
     @Test func aVersionThreeKeychainGainsTheCertificateLookupsAndFindsCertificatesByHashAndSubject() throws {
         // A keychain at version 3 is today's without the tables of versions 4 and 5.
-        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
+        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice")).resultOrThrow()
         try StoreInspector(temporary.home).connection.executeScript(
             """
             DROP TABLE items_public_key_hash; DROP TABLE items_subject; DROP TABLE items_secret_service_attribute;
@@ -139,23 +156,24 @@ import Testing
                 .subject: .data(Data([0x31, serial])),
             ]
             _ = try keychain.add(
-                NewItem(itemClass: .certificate, attributes: attributes, secret: SecureBytes([serial])))
+                NewItem(itemClass: .certificate, attributes: attributes, secret: SecureBytes([serial]))
+            ).resultOrThrow()
         }
         for table in ["items_public_key_hash", "items_subject"] {
             #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 2, "\(table)")
         }
         let byHash = ItemQuery(itemClass: .certificate, attributes: [.publicKeyHash: hash], returnsSecret: true)
-        #expect(try keychain.find(byHash).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
+        #expect(try keychain.find(byHash).resultOrThrow().map { $0.secret?.withUnsafeBytes { Array($0) } } == [[1]])
         #expect(try keychain.explain(byHash).contains { $0.contains("items_public_key_hash") })
         let bySubject = ItemQuery(
             itemClass: .certificate, attributes: [.subject: .data(Data([0x31, 2]))], returnsSecret: true)
-        #expect(try keychain.find(bySubject).map { $0.secret?.withUnsafeBytes { Array($0) } } == [[2]])
+        #expect(try keychain.find(bySubject).resultOrThrow().map { $0.secret?.withUnsafeBytes { Array($0) } } == [[2]])
         #expect(try keychain.explain(bySubject).contains { $0.contains("items_subject") })
-        #expect(try keychain.delete(byHash) == 1)
+        #expect(try keychain.delete(byHash).resultOrThrow() == 1)
         for table in ["items_public_key_hash", "items_subject"] {
             #expect(try inspector.connection.scalar("SELECT count(*) FROM \(table)")?.integer == 1, "\(table)")
         }
-        #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
+        #expect(try keychain.find(query(account: "alice")).resultOrThrow().first?.secret?.string == "secret-alice")
     }
 
     /// Rows sealed in format 1 (a random item key, wrapped) still open beside new ones, and every write (an add, an
@@ -165,9 +183,10 @@ import Testing
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
         try expectEveryVersionFiveItemReads(keychain)
-        let alice = try #require(try keychain.find(query(account: "alice", service: "mail.example")).first)
+        let alice = try #require(
+            try keychain.find(query(account: "alice", service: "mail.example")).resultOrThrow().first)
         #expect(alice.attributes[.modificationDate] == alice.attributes[.creationDate])
-        let bob = try #require(try keychain.find(query(account: "bob", service: "mail.example")).first)
+        let bob = try #require(try keychain.find(query(account: "bob", service: "mail.example")).resultOrThrow().first)
         #expect(bob.attributes[.modificationDate] != bob.attributes[.creationDate])
 
         #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 1")?.integer == 7)
@@ -176,15 +195,16 @@ import Testing
         for label in ["Mail 2", "Mail 3"] {
             let changed = try keychain.update(
                 query(account: "alice", service: "mail.example", returnsSecret: false),
-                with: ItemChanges(attributes: [.label: .string(label)]))
+                with: ItemChanges(attributes: [.label: .string(label)])
+            ).resultOrThrow()
             #expect(changed == 1)
             salts.insert(try inspector.blob("wrapped_key", id: aliceRow))
         }
         #expect(salts.count == 2 && salts.allSatisfy { $0.count == 16 })
-        _ = try keychain.add(password(account: "grace", service: "vpn", secret: "secret-grace"))
+        _ = try keychain.add(password(account: "grace", service: "vpn", secret: "secret-grace")).resultOrThrow()
         var dave = query(account: "dave", service: "vpn", returnsSecret: false)
         dave.synchronizable = .yes
-        #expect(try keychain.delete(dave) == 1)
+        #expect(try keychain.delete(dave).resultOrThrow() == 1)
         let rows = try inspector.connection.rows(
             "SELECT sealing, length(wrapped_key), tombstone FROM items ORDER BY id")
         #expect(
@@ -192,10 +212,15 @@ import Testing
                 [2, 16, 0], [1, 40, 0], [1, 40, 0], [1, 40, 1], [1, 40, 0], [1, 40, 0], [2, 16, 0], [2, 16, 1],
             ])
         #expect(
-            try keychain.find(query(account: "alice", service: "mail.example")).first?.attributes[.label]
+            try keychain.find(query(account: "alice", service: "mail.example")).resultOrThrow().first?.attributes[
+                .label]
                 == .string("Mail 3"))
-        #expect(try keychain.find(query(account: "grace", service: "vpn")).first?.secret?.string == "secret-grace")
-        #expect(try keychain.find(query(account: "erin", service: "vpn")).first?.secret?.string == "secret-erin")
+        #expect(
+            try keychain.find(query(account: "grace", service: "vpn")).resultOrThrow().first?.secret?.string
+                == "secret-grace")
+        #expect(
+            try keychain.find(query(account: "erin", service: "vpn")).resultOrThrow().first?.secret?.string
+                == "secret-erin")
     }
 
     /// Migration 6 cuts every attribute lookup's digests to 4 bytes, keeping each entry (the access group's keep 8),
@@ -222,41 +247,47 @@ import Testing
         let byAccount = ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("erin")])
         #expect(try keychain.explain(byAccount).contains { $0.contains("items_account") })
         let byPair = ItemQuery(itemClass: .genericPassword, secretServiceAttributes: ["xdg:schema": "org.example"])
-        #expect(try keychain.find(byPair).count == 1)
+        #expect(try keychain.find(byPair).resultOrThrow().count == 1)
         #expect(try keychain.explain(byPair).contains { $0.contains("items_secret_service_attribute") })
         // New entries are filed at the new lengths beside the migrated ones.
         _ = try keychain.add(password(account: "grace", service: "vpn", [.accessGroup: .string("clavis")]))
+            .resultOrThrow()
         let vpn = ItemQuery(itemClass: .genericPassword, attributes: [.service: .string("vpn")], limit: .all)
-        #expect(try keychain.find(vpn).compactMap { $0.attributes[.account]?.stringValue } == ["erin", "grace"])
-        #expect(try keychain.delete(ItemQuery(itemClass: .genericPassword, accessGroups: ["clavis"])) == 5)
-        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).count == 1)
+        #expect(
+            try keychain.find(vpn).resultOrThrow().compactMap { $0.attributes[.account]?.stringValue } == [
+                "erin", "grace",
+            ])
+        #expect(
+            try keychain.delete(ItemQuery(itemClass: .genericPassword, accessGroups: ["clavis"])).resultOrThrow() == 5)
+        #expect(
+            try keychain.find(ItemQuery(itemClass: .genericPassword, synchronizable: .any)).resultOrThrow().count == 1)
     }
 
     /// Every item of `VersionFiveKeychain` reads, with its secret, by the lookups each was filed under.
     private func expectEveryVersionFiveItemReads(_ keychain: Keychain) throws {
         for (account, service) in [("alice", "mail.example"), ("bob", "mail.example"), ("erin", "vpn")] {
-            let found = try keychain.find(query(account: account, service: service))
+            let found = try keychain.find(query(account: account, service: service)).resultOrThrow()
             #expect(found.first?.secret?.string == VersionFiveKeychain.secrets[account], "\(account)")
         }
         var dave = query(account: "dave", service: "vpn")
         dave.synchronizable = .yes
-        let daveItem = try #require(try keychain.find(dave).first)
+        let daveItem = try #require(try keychain.find(dave).resultOrThrow().first)
         #expect(daveItem.secret?.string == "secret-dave")
         #expect(daveItem.attributes[.accessible] == .string("ck"))
         #expect(daveItem.attributes[.synchronizable] == .bool(true))
         let frank = ItemQuery(
             itemClass: .genericPassword, secretServiceAttributes: ["user": "frank"], returnsSecret: true)
-        #expect(try keychain.find(frank).map { $0.secret?.string } == ["secret-frank"])
+        #expect(try keychain.find(frank).resultOrThrow().map { $0.secret?.string } == ["secret-frank"])
         let labelled = ItemQuery(
             itemClass: .genericPassword, attributes: [.label: .string("Erin VPN")], returnsSecret: true)
-        #expect(try keychain.find(labelled).map { $0.secret?.string } == ["secret-erin"])
+        #expect(try keychain.find(labelled).resultOrThrow().map { $0.secret?.string } == ["secret-erin"])
         let server = ItemQuery(
             itemClass: .internetPassword, attributes: [.server: .string("example.com")], returnsSecret: true)
-        #expect(try keychain.find(server).map { $0.secret?.string } == ["secret-carol"])
+        #expect(try keychain.find(server).resultOrThrow().map { $0.secret?.string } == ["secret-carol"])
         let inGroup = ItemQuery(
             itemClass: .genericPassword, synchronizable: .any, accessGroups: ["clavis"], limit: .all)
         #expect(
-            try keychain.find(inGroup).compactMap { $0.attributes[.account]?.stringValue }
+            try keychain.find(inGroup).resultOrThrow().compactMap { $0.attributes[.account]?.stringValue }
                 == ["alice", "bob", "dave", "erin", "frank"])
     }
 
@@ -268,8 +299,9 @@ import Testing
         var bytes = try inspector.blob("secret", id: id)
         bytes[bytes.count / 2] ^= 0x01
         try inspector.setBlob("secret", id: id, bytes)
-        #expect(status { try keychain.find(query(account: "alice", service: "mail.example")) } == .decode)
-        let bob = try keychain.find(query(account: "bob", service: "mail.example"))
+        #expect(
+            status { try keychain.find(query(account: "alice", service: "mail.example")).resultOrThrow() } == .decode)
+        let bob = try keychain.find(query(account: "bob", service: "mail.example")).resultOrThrow()
         #expect(bob.first?.secret?.string == "secret-bob-2")
     }
 }

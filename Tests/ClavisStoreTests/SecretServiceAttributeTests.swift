@@ -22,12 +22,12 @@ import Testing
 
     @Test func aSearchFindsTheItemsHoldingEveryPairAndComparesExactly() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(item("1", ["service": "smtp", "user": "anna"]))
-        _ = try keychain.add(item("2", ["service": "smtp", "user": "ben"]))
-        _ = try keychain.add(item("3", ["service": "imap", "user": "anna"]))
-        _ = try keychain.add(password(account: "plain", service: "login"))
+        _ = try keychain.add(item("1", ["service": "smtp", "user": "anna"])).resultOrThrow()
+        _ = try keychain.add(item("2", ["service": "smtp", "user": "ben"])).resultOrThrow()
+        _ = try keychain.add(item("3", ["service": "imap", "user": "anna"])).resultOrThrow()
+        _ = try keychain.add(password(account: "plain", service: "login")).resultOrThrow()
         func accounts(_ pairs: [String: String]) throws -> [String] {
-            try keychain.find(search(pairs)).compactMap { $0.attributes[.account]?.stringValue }
+            try keychain.find(search(pairs)).resultOrThrow().compactMap { $0.attributes[.account]?.stringValue }
         }
         #expect(try accounts(["service": "smtp"]) == ["1", "2"])
         #expect(try accounts(["service": "smtp", "user": "anna"]) == ["1"])
@@ -37,7 +37,7 @@ import Testing
         // A pair's form cannot be forged by moving the separator between name and value.
         #expect(try accounts(["service=smtp": ""]).isEmpty)
         #expect(try accounts([:]).count == 4)
-        let found = try #require(try keychain.find(search(["user": "ben"])).first)
+        let found = try #require(try keychain.find(search(["user": "ben"])).resultOrThrow().first)
         guard case .data(let encoded) = found.attributes[.secretServiceAttributes] else {
             Issue.record("no ssat attribute read back")
             return
@@ -47,9 +47,9 @@ import Testing
 
     @Test func aSearchStartsFromOnePairsEntriesAndDecryptsNoOtherItem() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(item("wanted", ["service": "smtp", "user": "anna"], secret: "found"))
+        _ = try keychain.add(item("wanted", ["service": "smtp", "user": "anna"], secret: "found")).resultOrThrow()
         for index in 0..<5 {
-            _ = try keychain.add(item("other-\(index)", ["service": "smtp", "user": "user-\(index)"]))
+            _ = try keychain.add(item("other-\(index)", ["service": "smtp", "user": "user-\(index)"])).resultOrThrow()
         }
         let plan = try keychain.explain(search(["service": "smtp", "user": "anna"]))
         #expect(
@@ -67,13 +67,13 @@ import Testing
         }
         var lookup = search(["service": "smtp", "user": "anna"])
         lookup.returnsSecret = true
-        #expect(try keychain.find(lookup).map { $0.secret?.string } == ["found"])
+        #expect(try keychain.find(lookup).resultOrThrow().map { $0.secret?.string } == ["found"])
     }
 
     @Test func entriesFollowUpdatesAndDeletesAndNoPairIsStoredInClear() throws {
         let keychain = try temporary.open()
-        _ = try keychain.add(item("1", ["service": "PAIR-MARKER-SERVICE", "user": "PAIR-MARKER-USER"]))
-        _ = try keychain.add(item("2", ["service": "PAIR-MARKER-SERVICE"]))
+        _ = try keychain.add(item("1", ["service": "PAIR-MARKER-SERVICE", "user": "PAIR-MARKER-USER"])).resultOrThrow()
+        _ = try keychain.add(item("2", ["service": "PAIR-MARKER-SERVICE"])).resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         func entryCount() throws -> Int64? {
             try inspector.connection.scalar("SELECT count(*) FROM items_secret_service_attribute")?.integer
@@ -83,12 +83,13 @@ import Testing
             search(["user": "PAIR-MARKER-USER"]),
             with: ItemChanges(attributes: [
                 .secretServiceAttributes: .data(SecretServiceAttributes(["user": "renamed"]).encoded)
-            ]))
+            ])
+        ).resultOrThrow()
         #expect(changed == 1)
         #expect(try entryCount() == 2)
-        #expect(try keychain.find(search(["user": "PAIR-MARKER-USER"])).isEmpty)
-        #expect(try keychain.find(search(["user": "renamed"])).count == 1)
-        #expect(try keychain.delete(search(["service": "PAIR-MARKER-SERVICE"])) == 1)
+        #expect(try keychain.find(search(["user": "PAIR-MARKER-USER"])).resultOrThrow().isEmpty)
+        #expect(try keychain.find(search(["user": "renamed"])).resultOrThrow().count == 1)
+        #expect(try keychain.delete(search(["service": "PAIR-MARKER-SERVICE"])).resultOrThrow() == 1)
         #expect(try entryCount() == 1)
         for marker in ["PAIR-MARKER-SERVICE", "PAIR-MARKER-USER"] {
             for file in ["keychain.db", "keychain.db-wal"].map(temporary.contents(of:)) {
@@ -101,17 +102,17 @@ import Testing
         let keychain = try temporary.open()
         for bytes in [Data(), Data([1]), Data([1, 0, 0, 0, 2, 0, 0, 0, 1, 0x61]), Data([9, 0, 0, 0, 0])] {
             let bad = password(account: "bad", service: "login", [.secretServiceAttributes: .data(bytes)])
-            #expect(status { try keychain.add(bad) } == .param)
+            #expect(status { try keychain.add(bad).resultOrThrow() } == .param)
         }
         var twice = SecretServiceAttributes(["a": "1"]).encoded
         twice.append(contentsOf: twice.dropFirst(5))
         twice[4] = 2
         #expect(SecretServiceAttributes(encoded: twice) == nil)
-        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).isEmpty)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().isEmpty)
     }
 
     @Test func aVersionFourKeychainGainsThePairLookups() throws {
-        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice"))
+        _ = try temporary.open().add(password(account: "alice", secret: "secret-alice")).resultOrThrow()
         try StoreInspector(temporary.home).connection.executeScript(
             """
             DROP TABLE items_secret_service_attribute;
@@ -120,8 +121,8 @@ import Testing
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
         #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
-        _ = try keychain.add(item("1", ["service": "smtp"]))
-        #expect(try keychain.find(search(["service": "smtp"])).count == 1)
-        #expect(try keychain.find(query(account: "alice")).first?.secret?.string == "secret-alice")
+        _ = try keychain.add(item("1", ["service": "smtp"])).resultOrThrow()
+        #expect(try keychain.find(search(["service": "smtp"])).resultOrThrow().count == 1)
+        #expect(try keychain.find(query(account: "alice")).resultOrThrow().first?.secret?.string == "secret-alice")
     }
 }

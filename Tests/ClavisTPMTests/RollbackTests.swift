@@ -16,10 +16,10 @@ struct RollbackTests {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()
         let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
-        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("first")) }
+        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("first")).resultOrThrow() }
         let saved = try TemporaryFolder()
         try copyDatabase(from: folder.home, to: saved.path)
-        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("second")) }
+        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("second")).resultOrThrow() }
         // Opening again without writing counts nothing and is accepted.
         do { _ = try Keychain(home: folder.home, deviceKeyOptions: options) }
         try copyDatabase(from: KeychainHome(path: saved.path), to: folder.home.path)
@@ -34,11 +34,12 @@ struct RollbackTests {
         let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
         for round in 0..<3 {
             let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-            _ = try keychain.add(item("account \(round)"))
+            _ = try keychain.add(item("account \(round)")).resultOrThrow()
             _ = try keychain.delete(ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("none")]))
+                .resultOrThrow()
         }
         let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).count == 3)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().count == 3)
     }
 
     /// Copies `keychain.db` and the SQLite files beside it from `home` into `folder`, removing those `home` lacks.

@@ -24,13 +24,15 @@ struct RowRollbackTests {
         let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
         do {
             let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-            _ = try keychain.add(item("alice", "old password"))
-            _ = try keychain.add(item("bob", "bob's"))
+            _ = try keychain.add(item("alice", "old password")).resultOrThrow()
+            _ = try keychain.add(item("bob", "bob's")).resultOrThrow()
         }
         let older = try rows(of: "items", in: folder.home)
         do {
             let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-            #expect(try keychain.update(account, with: ItemChanges(secret: SecureBytes(Array("new".utf8)))) == 1)
+            #expect(
+                try keychain.update(account, with: ItemChanges(secret: SecureBytes(Array("new".utf8)))).resultOrThrow()
+                    == 1)
         }
         // The current file opens; then the attacker copies the older row's columns over the current row.
         _ = try Keychain(home: folder.home, deviceKeyOptions: options)
@@ -93,7 +95,9 @@ struct RowRollbackTests {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()
         let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti)
-        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("alice", "secret")) }
+        do {
+            _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item("alice", "secret")).resultOrThrow()
+        }
         let connection = try Connection(path: folder.home.databasePath)
         try connection.execute("DELETE FROM items")
         let error = #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
@@ -107,23 +111,26 @@ struct RowRollbackTests {
         let passcode = SecureBytes(Array("passcode".utf8))
         do {
             let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-            _ = try keychain.add(contentsOf: [item("alice", "a"), item("bob", "b"), item("carol", "c")])
-            #expect(try keychain.update(account, with: ItemChanges(secret: SecureBytes(Array("a2".utf8)))) == 1)
+            _ = try keychain.add(contentsOf: [item("alice", "a"), item("bob", "b"), item("carol", "c")]).resultOrThrow()
+            #expect(
+                try keychain.update(account, with: ItemChanges(secret: SecureBytes(Array("a2".utf8)))).resultOrThrow()
+                    == 1)
             #expect(
                 try keychain.delete(ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("bob")]))
+                    .resultOrThrow()
                     == 1)
             try keychain.setPasscode(passcode, current: nil, kdf: .cheapForTesting())
             #expect(throws: KeychainError.self) { try keychain.unlock(passcode: SecureBytes(Array("wrong".utf8))) }
             try keychain.unlock(passcode: passcode)
             var onlyWithPasscode = item("dave", "d")
             onlyWithPasscode.attributes[.accessible] = .string(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)
-            _ = try keychain.add(onlyWithPasscode)
+            _ = try keychain.add(onlyWithPasscode).resultOrThrow()
             // Removing the passcode also erases the WhenPasscodeSetThisDeviceOnly item.
             try keychain.setPasscode(nil, current: passcode)
             #expect(try keychain.deleteAccessGroups(["unused group"]) == 0)
         }
         let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .all)).count == 2)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .all)).resultOrThrow().count == 2)
     }
 
     /// Every row of `table`, read directly from the keychain's database.
@@ -155,7 +162,8 @@ struct RollbackRecordUpgradeTests {
             _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(
                 NewItem(
                     itemClass: .genericPassword, attributes: [.account: .string("alice")],
-                    secret: SecureBytes(Array("secret".utf8))))
+                    secret: SecureBytes(Array("secret".utf8)))
+            ).resultOrThrow()
         }
         // Rewrite the record as the version before digests wrote it, authenticated as it authenticated it.
         let deviceKey = try TPMDeviceKey(
@@ -174,7 +182,7 @@ struct RollbackRecordUpgradeTests {
         #expect(try connection.scalar(select)?.blob?.count == 44)
 
         let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
-        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).count == 1)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().count == 1)
         #expect(try connection.scalar(select)?.blob?.count == 76)
         // From then on the rows are checked: one removed is refused.
         try connection.execute("DELETE FROM items")
@@ -203,10 +211,12 @@ struct ConcurrentWritersDigestTests {
                     _ = try writers[writer].add(
                         NewItem(
                             itemClass: .genericPassword, attributes: account.attributes,
-                            secret: SecureBytes(Array("first".utf8))))
+                            secret: SecureBytes(Array("first".utf8)))
+                    ).resultOrThrow()
                     _ = try writers[writer].update(
-                        account, with: ItemChanges(secret: SecureBytes(Array("second".utf8))))
-                    if number % 3 == 0 { _ = try writers[writer].delete(account) }
+                        account, with: ItemChanges(secret: SecureBytes(Array("second".utf8)))
+                    ).resultOrThrow()
+                    if number % 3 == 0 { _ = try writers[writer].delete(account).resultOrThrow() }
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }
@@ -214,6 +224,6 @@ struct ConcurrentWritersDigestTests {
         }
         #expect(failures.withLock { $0 }.isEmpty)
         let reopened = try Keychain(home: folder.home, deviceKeyOptions: options)
-        #expect(try reopened.find(ItemQuery(itemClass: .genericPassword)).count == 20)
+        #expect(try reopened.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().count == 20)
     }
 }

@@ -44,7 +44,7 @@ struct TPMHeldKeyServiceTests {
         let stored = try Keychain(
             home: folder.home, deviceKeyOptions: DeviceKeyOptions(binding: .tpm, tcti: try #require(tpm).tcti)
         )
-        .find(ItemQuery(itemClass: .key, persistentReference: reference, returnsSecret: true))
+        .find(ItemQuery(itemClass: .key, persistentReference: reference, returnsSecret: true)).resultOrThrow()
         let object = try #require(stored.first?.secret).unprotectedBytes()
         #expect(TPMKey.isWrapped(object))
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.home.path) {

@@ -19,7 +19,7 @@ struct TPMKeychainTests {
         do {
             let keychain = try Keychain(home: folder.home, deviceKeyOptions: options)
             #expect(keychain.deviceKeyBinding == .tpm)
-            _ = try keychain.add(item)
+            _ = try keychain.add(item).resultOrThrow()
         }
         #expect(!FileManager.default.fileExists(atPath: folder.home.deviceKeyPath))
         let sealed = try #require(FileManager.default.contents(atPath: folder.home.sealedDeviceKeyPath))
@@ -28,7 +28,7 @@ struct TPMKeychainTests {
         let reopened = try Keychain(
             home: folder.home, deviceKeyOptions: DeviceKeyOptions(binding: .file, tcti: tpm.tcti))
         #expect(reopened.deviceKeyBinding == .tpm)
-        #expect(try reopened.find(query()).first?.secret == item.secret)
+        #expect(try reopened.find(query()).resultOrThrow().first?.secret == item.secret)
     }
 
     @Test func copyOfTheFolderRefusesToOpenOnAnotherTPM() throws {
@@ -37,7 +37,7 @@ struct TPMKeychainTests {
         let folder = try TemporaryFolder()
         do {
             _ = try Keychain(home: folder.home, deviceKeyOptions: DeviceKeyOptions(binding: .tpm, tcti: first.tcti))
-                .add(item)
+                .add(item).resultOrThrow()
         }
         let copy = try TemporaryFolder()
         try FileManager.default.copyItem(atPath: folder.home.path, toPath: copy.home.path)
@@ -50,15 +50,17 @@ struct TPMKeychainTests {
         // The copy still opens on the TPM that sealed it.
         let home = copy.home
         let keychain = try Keychain(home: home, deviceKeyOptions: DeviceKeyOptions(binding: .tpm, tcti: first.tcti))
-        #expect(try keychain.find(query()).count == 1)
+        #expect(try keychain.find(query()).resultOrThrow().count == 1)
     }
 
     @Test func extendingAPolicyPCRMakesTheKeychainRefuseToOpen() throws {
         let tpm = try SoftwareTPM()
         let folder = try TemporaryFolder()
         let options = DeviceKeyOptions(binding: .tpm, tcti: tpm.tcti, pcrs: [16])
-        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item) }
-        do { #expect(try Keychain(home: folder.home, deviceKeyOptions: options).find(query()).count == 1) }
+        do { _ = try Keychain(home: folder.home, deviceKeyOptions: options).add(item).resultOrThrow() }
+        do {
+            #expect(try Keychain(home: folder.home, deviceKeyOptions: options).find(query()).resultOrThrow().count == 1)
+        }
         try TPMConnection(tcti: tpm.tcti).extendPCR(16, with: Array(repeating: 0x5A, count: 32))
         let error = #expect(throws: KeychainError.self) { try Keychain(home: folder.home, deviceKeyOptions: options) }
         #expect(error?.code == .invalidKeychain)
@@ -79,7 +81,7 @@ struct TPMKeychainTests {
         let folder = try TemporaryFolder()
         let keychain = try Keychain(home: folder.home)
         #expect(keychain.deviceKeyBinding == .file)
-        _ = try keychain.add(item)
+        _ = try keychain.add(item).resultOrThrow()
         #expect(FileManager.default.fileExists(atPath: folder.home.deviceKeyPath))
         #expect(!FileManager.default.fileExists(atPath: folder.home.sealedDeviceKeyPath))
     }

@@ -14,10 +14,12 @@ public enum ServiceAnswer<Result: Sendable>: Sendable {
 }
 
 extension ServiceAnswer {
-    /// The same answer with its result transformed.
-    public func map<Other: Sendable>(_ transform: (Result) -> Other) -> ServiceAnswer<Other> {
+    /// The same answer with its result transformed; a transform that fails fails the call.
+    public func map<Other: Sendable, Failure: Error>(_ transform: (Result) throws(Failure) -> Other) throws(Failure)
+        -> ServiceAnswer<Other>
+    {
         switch self {
-        case .done(let result): .done(transform(result))
+        case .done(let result): .done(try transform(result))
         case .needsUnlock: .needsUnlock
         case .needsAuthentication(let policy, let use): .needsAuthentication(policy, use)
         }

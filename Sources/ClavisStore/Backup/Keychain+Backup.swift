@@ -26,8 +26,9 @@ extension Keychain {
             var withSecrets = everything
             withSecrets.returnsSecret = true
             withSecrets.unauthenticatedItems = .skip
-            let all = try find(everything)
-            let readable = try find(withSecrets)
+            // Unlocked, no item's class is closed, and the items a proof would open are skipped.
+            let all = try find(everything).resultOrThrow()
+            let readable = try find(withSecrets).resultOrThrow()
             for item in readable {
                 if item.protection.isThisDeviceOnly {
                     summary.thisDeviceOnly += 1
@@ -80,8 +81,17 @@ extension Keychain {
         }
         var summary = RestoreSummary(restored: 0, alreadyPresent: 0)
         for entry in entries {
-            do {
-                _ = try add(NewItem(itemClass: entry.itemClass, attributes: entry.attributes, secret: entry.secret))
+            do throws(KeychainError) {
+                let answer = try add(
+                    NewItem(itemClass: entry.itemClass, attributes: entry.attributes, secret: entry.secret))
+                if case .needsUnlock = answer {
+                    // A restore asks nobody: it fails, naming the class that is closed.
+                    let protection = entry.attributes[.accessible]?.stringValue ?? ProtectionClass.default.rawValue
+                    throw KeychainError(
+                        .interactionNotAllowed,
+                        "protection class \(protection) is closed while the keychain is \(lockState.rawValue)")
+                }
+                _ = try answer.resultOrThrow()
                 summary.restored += 1
             } catch  where error.code == .duplicateItem {
                 summary.alreadyPresent += 1

@@ -6,19 +6,27 @@ import FoundationEssentials
 extension KeychainEngine {
     // MARK: Add
 
-    func add(_ items: [NewItem]) throws -> [Item] {
+    /// Stores `items` in one transaction, or answers what one of them needs first (an application password to
+    /// seal it with, or its protection class opened) and stores none.
+    func add(_ items: [NewItem]) throws -> ServiceAnswer<[Item]> {
         // Prepared before the transaction: an application password's key derivation takes about 100 ms, and other
         // processes must not wait for it.
-        let prepared = try items.map { newItem in
+        var prepared: [(item: Item, storedSecret: SecureBytes)] = []
+        for newItem in items {
             let item = try prepareForAdd(newItem)
-            return (item, try storedSecret(of: item, applicationPassword: newItem.authentication?.applicationPassword))
+            let sealed = try storedSecret(of: item, applicationPassword: newItem.authentication?.applicationPassword)
+            guard case .done(let storedSecret) = sealed else { return sealed.need() }
+            prepared.append((item, storedSecret))
         }
         return try connection.transaction {
-            try prepared.map { item, storedSecret in
+            // Every need is answered before the first row is written: an answer commits the transaction, so nothing
+            // may have been written by then.
+            for (item, _) in prepared {
                 try checkPasscodeRequirements(of: item)
-                try insert(item, storedSecret: storedSecret)
-                return item
+                guard try openClassKey(for: item.protection) != nil else { return .needsUnlock }
             }
+            for (item, storedSecret) in prepared { try insert(item, storedSecret: storedSecret) }
+            return .done(prepared.map(\.item))
         }
     }
 
@@ -85,7 +93,8 @@ extension KeychainEngine {
         }
     }
 
-    /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes) and inserts its row.
+    /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes) and inserts its row;
+    /// its protection class must be open.
     private func insert(_ item: Item, storedSecret: SecureBytes?) throws {
         let placeholders = Array(repeating: "?", count: Self.writableColumns.count).joined(separator: ", ")
         let values = try rowValues(item, storedSecret: storedSecret)
@@ -134,18 +143,17 @@ extension KeychainEngine {
     /// The secret as the item key seals it: the item's secret, first sealed under its application password when
     /// its access control has `applicationPassword`.
     ///
-    /// - Throws: `interactionNotAllowed` naming the password as pending (to be chosen: `.seal`) when none is given.
-    private func storedSecret(of item: Item, applicationPassword: SecureBytes?) throws -> SecureBytes {
+    /// When none is given, the answer names the password as needed (to be chosen: `.seal`).
+    private func storedSecret(of item: Item, applicationPassword: SecureBytes?) throws -> ServiceAnswer<SecureBytes> {
         let secret = item.secret ?? SecureBytes([])
         guard let accessControl = try Self.accessControl(of: item.attributes), accessControl.usesApplicationPassword
-        else { return secret }
+        else { return .done(secret) }
         guard let applicationPassword else {
-            throw KeychainError(
-                .interactionNotAllowed, "the item's access control needs a new application password",
-                pendingAccessControl: accessControl.applicationPasswordPart, applicationPasswordUse: .seal)
+            return .needsAuthentication(accessControl.applicationPasswordPart, .seal)
         }
-        return try ApplicationPasswordSealer.seal(
-            secret, password: applicationPassword, kdf: freshKDF(), reference: item.persistentReference)
+        return .done(
+            try ApplicationPasswordSealer.seal(
+                secret, password: applicationPassword, kdf: freshKDF(), reference: item.persistentReference))
     }
 
     private static let writableColumns =
@@ -156,7 +164,10 @@ extension KeychainEngine {
 
     /// The values of `writableColumns` for `item`: its primary-key digest and its sealed parts.
     private func rowValues(_ item: Item, storedSecret: SecureBytes?) throws -> [DatabaseValue] {
-        let classKey = try classKey(for: item.protection)
+        // Each write answers `.needsUnlock` before it starts, and a tombstone is in the class of an item just read.
+        guard let classKey = try openClassKey(for: item.protection) else {
+            preconditionFailure("an item is sealed only into a protection class found open")
+        }
         let binding = RowBinding(
             itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference,
             isSynchronizable: item.isSynchronizable)
@@ -175,56 +186,83 @@ extension KeychainEngine {
 
     // MARK: Find
 
-    func find(_ query: ItemQuery) throws -> [Item] {
+    /// The items `query` matches, or what reading one of them needs first.
+    func find(_ query: ItemQuery) throws -> ServiceAnswer<[Item]> {
         try matches(
             for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil,
             passingUnreadableRows: true
-        ).map(\.item)
+        ).map { $0.map(\.item) }
     }
 
-    /// The items a query matches, each with its row id, in insertion order and up to the query's limit.
+    /// A matched item and its row.
+    private typealias Match = (rowID: Int64, item: Item)
+
+    /// The items a query matches, each with its row id, in insertion order and up to the query's limit; or what
+    /// the operation needs first, found at the first row that needs it (the search stops there).
     ///
     /// With a `guard` (reading secrets, updating, deleting), an item whose access control the query's proof does
-    /// not satisfy fails the query, or is left out under `UnauthenticatedItemPolicy.skip`.
+    /// not satisfy answers that policy, or is left out under `UnauthenticatedItemPolicy.skip`.
     ///
-    /// A candidate row that cannot be read (its class is closed, or its data was altered) fails the query, unless
-    /// `passingUnreadableRows` (searches): then it is passed over, so one locked or damaged item does not hide every
-    /// other, and its error is thrown only when nothing else matched.
+    /// A candidate row that cannot be read (its class is closed, or its data was altered) answers `.needsUnlock` or
+    /// fails the query, unless `passingUnreadableRows` (searches): then it is passed over, so one locked or damaged
+    /// item does not hide every other, and its answer or error is given only when nothing else matched.
     private func matches(
         for query: ItemQuery, loadingSecrets: Bool, guard operation: GuardedOperation?,
         passingUnreadableRows: Bool = false
-    ) throws -> [(rowID: Int64, item: Item)] {
+    ) throws -> ServiceAnswer<[Match]> {
         let itemClass = query.itemClass
         // No item of a class the store cannot hold yet exists, so a search finds none (as Apple's keychain answers
         // an app's sign-out loop over every class).
-        guard itemClass.isStorable else { return [] }
+        guard itemClass.isStorable else { return .done([]) }
         let wanted = try itemClass.normalized(query.attributes)
-        if let limit = query.limit.maximum, limit < 1 { return [] }
+        if let limit = query.limit.maximum, limit < 1 { return .done([]) }
         let (sql, values) = candidateSelection(query, attributes: wanted)
         let proof = query.authentication?.accepted(by: keybag.identity)
-        var found: [(rowID: Int64, item: Item)] = []
-        var unreadable: KeychainError?
+        var found: [Match] = []
+        // What a row needs before the operation can go on: the search stops at it and answers it.
+        var pending: ServiceAnswer<[Match]>?
+        // The first row passed over as unreadable: what the search answers, or throws, when nothing else matched.
+        var unreadable: Result<ServiceAnswer<[Match]>, KeychainError>?
         try connection.forEachRow(sql, values) { row in
             let candidate = try ItemRow(row: row, itemClass: itemClass)
             let itemKey: SecureBytes
             let attributes: [AttributeKey: AttributeValue]
             do {
+                guard let classKey = try openClassKey(for: candidate.binding.protection) else {
+                    guard passingUnreadableRows else {
+                        pending = .needsUnlock
+                        return false
+                    }
+                    unreadable = unreadable ?? .success(.needsUnlock)
+                    return true
+                }
                 itemKey = try sealer.itemKey(
-                    storedKey: candidate.storedKey, classKey: classKey(for: candidate.binding.protection),
-                    binding: candidate.binding)
+                    storedKey: candidate.storedKey, classKey: classKey, binding: candidate.binding)
                 attributes = try sealer.openAttributes(
                     candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
             } catch let error as KeychainError where passingUnreadableRows {
-                unreadable = unreadable ?? error
+                unreadable = unreadable ?? .failure(error)
                 return true
             }
             guard Self.attributes(attributes, of: itemClass, match: wanted, query: query) else { return true }
-            if let operation, try !Self.admits(attributes, proof: proof, query: query, for: operation) { return true }
+            if let operation {
+                let admission = try Self.admits(attributes, proof: proof, query: query, for: operation)
+                guard case .done(let admitted) = admission else {
+                    pending = admission.need()
+                    return false
+                }
+                if !admitted { return true }
+            }
             var secret: SecureBytes?
             if loadingSecrets {
-                secret = try openSecret(
+                let opened = try openSecret(
                     of: candidate, itemKey: itemKey, attributes: attributes, query: query, proof: proof)
-                if secret == nil { return true }
+                guard case .done(let openedSecret) = opened else {
+                    pending = opened.need()
+                    return false
+                }
+                guard let openedSecret else { return true }
+                secret = openedSecret
             }
             found.append(
                 (
@@ -235,33 +273,32 @@ extension KeychainEngine {
                 ))
             return query.limit.maximum.map { found.count < $0 } ?? true
         }
-        if found.isEmpty, let unreadable { throw unreadable }
-        return found
+        if let pending { return pending }
+        if found.isEmpty, let unreadable { return try unreadable.get() }
+        return .done(found)
     }
 
-    /// Opens a row's secret, and its application-password layer when its access control has one; `nil` when the
-    /// query's password does not open it and the query skips what it cannot open.
+    /// Opens a row's secret, and its application-password layer when its access control has one; `.done(nil)` when
+    /// the query's password does not open it and the query skips what it cannot open. Without a password, the
+    /// answer names the item's policy as needed.
     ///
-    /// - Throws: `interactionNotAllowed` when no password was given, `authFailed` when the given one is wrong; both
-    ///   name the item's policy as pending, so the caller may ask (again).
+    /// - Throws: `authFailed` when the given password is wrong, naming the item's policy as pending so that the
+    ///   caller may ask again: a failure, which the caller reports or retries.
     private func openSecret(
         of row: ItemRow, itemKey: SecureBytes, attributes: [AttributeKey: AttributeValue], query: ItemQuery,
         proof: AuthenticationProof?
-    ) throws -> SecureBytes? {
+    ) throws -> ServiceAnswer<SecureBytes?> {
         let secret = try sealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
         guard let accessControl = try Self.accessControl(of: attributes), accessControl.usesApplicationPassword else {
-            return secret
+            return .done(secret)
         }
-        guard let password = proof?.applicationPassword else {
-            throw KeychainError(
-                .interactionNotAllowed, "the item's access control needs its application password",
-                pendingAccessControl: accessControl)
-        }
+        guard let password = proof?.applicationPassword else { return .needsAuthentication(accessControl, .open) }
         do {
-            return try ApplicationPasswordSealer.open(
-                secret, password: password, reference: row.binding.persistentReference)
+            return .done(
+                try ApplicationPasswordSealer.open(
+                    secret, password: password, reference: row.binding.persistentReference))
         } catch let error as KeychainError where error.code == .authFailed {
-            if query.unauthenticatedItems == .skip { return nil }
+            if query.unauthenticatedItems == .skip { return .done(nil) }
             throw KeychainError(.authFailed, error.reason, pendingAccessControl: accessControl)
         }
     }
@@ -418,27 +455,27 @@ extension KeychainEngine {
         case delete
     }
 
-    /// Whether the query's proof opens an item's access control: true when it does or the item has none, false
-    /// when the item is to be skipped; throws when it is to fail the query.
+    /// Whether the query's proof opens an item's access control: `.done(true)` when it does or the item has none,
+    /// `.done(false)` when the item is to be skipped, and the policy when the operation needs it satisfied first.
+    ///
+    /// - Throws: `authFailed` for an item bound to a biometric enrolment that changed: nothing can open it again.
     private static func admits(
         _ attributes: [AttributeKey: AttributeValue], proof: AuthenticationProof?, query: ItemQuery,
         for operation: GuardedOperation
-    ) throws -> Bool {
-        guard let stored = try accessControl(of: attributes) else { return true }
+    ) throws -> ServiceAnswer<Bool> {
+        guard let stored = try accessControl(of: attributes) else { return .done(true) }
         // Removing an item decrypts nothing, so a delete needs no application password.
         let accessControl = operation == .delete ? stored.withoutApplicationPassword : stored
         switch accessControl.evaluate(proof) {
         case .satisfied:
-            return true
+            return .done(true)
         case .invalidated where operation == .delete:
-            return true
+            return .done(true)
         case .needsAuthentication where query.unauthenticatedItems == .skip,
             .invalidated where query.unauthenticatedItems == .skip:
-            return false
+            return .done(false)
         case .needsAuthentication:
-            throw KeychainError(
-                .interactionNotAllowed, "the item's access control needs authentication",
-                pendingAccessControl: accessControl)
+            return .needsAuthentication(accessControl, .open)
         case .invalidated:
             throw KeychainError(
                 .authFailed, "the biometric enrolment the item was bound to has changed; it can no longer be opened")
@@ -488,7 +525,10 @@ extension KeychainEngine {
 
     // MARK: Update
 
-    func update(_ query: ItemQuery, with changes: ItemChanges) throws -> [PersistentReference] {
+    /// Applies `changes` to every item `query` matches in one transaction and names them, or answers what one of
+    /// them needs first (its access control satisfied, its class opened, a password to seal it with) and changes
+    /// none.
+    func update(_ query: ItemQuery, with changes: ItemChanges) throws -> ServiceAnswer<[PersistentReference]> {
         var changedAttributes = try query.itemClass.normalized(changes.attributes)
         changedAttributes[.creationDate] = nil
         changedAttributes[.modificationDate] = nil
@@ -496,8 +536,12 @@ extension KeychainEngine {
             throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")
         }
         return try connection.transaction {
-            let found = try matches(for: query, loadingSecrets: true, guard: .use)
+            let matched = try matches(for: query, loadingSecrets: true, guard: .use)
+            guard case .done(let found) = matched else { return matched.need() }
             let now = Date()
+            // Every item is checked and sealed before the first row is written: an answer commits the transaction,
+            // so nothing may have been written by then.
+            var replacements: [(rowID: Int64, old: Item, updated: Item, storedSecret: SecureBytes)] = []
             for (rowID, old) in found {
                 var updated = old
                 updated.attributes.merge(changedAttributes) { _, new in new }
@@ -505,37 +549,45 @@ extension KeychainEngine {
                 updated.secret = changes.secret ?? old.secret
                 try checkConsistent(updated)
                 try checkPasscodeRequirements(of: updated)
+                let sealed = try storedSecret(
+                    of: updated, applicationPassword: query.authentication?.applicationPassword)
+                guard case .done(let storedSecret) = sealed else { return sealed.need() }
+                guard try openClassKey(for: updated.protection) != nil else { return .needsUnlock }
+                replacements.append((rowID, old, updated, storedSecret))
+            }
+            for (rowID, old, updated, storedSecret) in replacements {
                 if old.isSynchronizable,
                     digests.primaryKeyDigest(of: old.itemClass, old.attributes)
                         != digests.primaryKeyDigest(of: updated.itemClass, updated.attributes)
                 {
                     try insertTombstone(for: old)
                 }
-                let password = query.authentication?.applicationPassword
-                try replace(
-                    rowID: rowID, old: old, with: updated,
-                    storedSecret: try storedSecret(of: updated, applicationPassword: password))
+                try replace(rowID: rowID, old: old, with: updated, storedSecret: storedSecret)
             }
-            return found.map { $0.item.persistentReference }
+            return .done(found.map { $0.item.persistentReference })
         }
     }
 
     // MARK: Delete
 
-    func delete(_ query: ItemQuery) throws -> [PersistentReference] {
+    /// Deletes every item `query` matches in one transaction and names them, or answers what one of them needs
+    /// first (its access control satisfied, its class opened) and deletes none.
+    func delete(_ query: ItemQuery) throws -> ServiceAnswer<[PersistentReference]> {
         try connection.transaction {
-            let found: [(rowID: Int64, item: Item)]
+            let matched: ServiceAnswer<[Match]>
             do {
-                found = try matches(for: query, loadingSecrets: false, guard: .delete)
+                matched = try matches(for: query, loadingSecrets: false, guard: .delete)
             } catch let error as KeychainError where error.code == .decode && query.persistentReference != nil {
-                return try deleteUnreadable(query) > 0 ? query.persistentReference.map { [$0] } ?? [] : []
+                return .done(try deleteUnreadable(query) > 0 ? query.persistentReference.map { [$0] } ?? [] : [])
             }
+            // A need is found before anything is written, so answering it leaves the keychain as it was.
+            guard case .done(let found) = matched else { return matched.need() }
             for (rowID, item) in found {
                 try deleteItemRows(where: "id = ?", [.integer(rowID)])
                 try deleteLookups(of: item, rowID: rowID)
                 if item.isSynchronizable { try insertTombstone(for: item) }
             }
-            return found.map { $0.item.persistentReference }
+            return .done(found.map { $0.item.persistentReference })
         }
     }
 

@@ -264,14 +264,11 @@ final class KeychainEngine {
         return try keybag.unwrap(ProtectionClass.allCases, passcodeKey: passcodeKey, in: connection)
     }
 
-    /// The open key of `protection`, or `interactionNotAllowed` when the lock state keeps it closed.
-    func classKey(for protection: ProtectionClass) throws(KeychainError) -> ClassKey {
+    /// The open key of `protection`, or `nil` while the lock state keeps it closed: not a failure, since an unlock
+    /// opens it, so an item call answers `.needsUnlock`.
+    func openClassKey(for protection: ProtectionClass) throws(KeychainError) -> ClassKey? {
         if let kept = keyedClassKeys[protection] { return kept }
-        guard let key = classKeys[protection] else {
-            throw KeychainError(
-                .interactionNotAllowed,
-                "protection class \(protection.rawValue) is closed while the keychain is \(lockState.rawValue)")
-        }
+        guard let key = classKeys[protection] else { return nil }
         let kept: ClassKey
         do {
             kept = try ClassKey(key)

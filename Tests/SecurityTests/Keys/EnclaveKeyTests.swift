@@ -208,7 +208,8 @@ import Testing
         let stored = try keychain.find(
             ItemQuery(
                 itemClass: .key, attributes: [.applicationTag: .data(tag)], synchronizable: .any, limit: .one,
-                returnsSecret: true))
+                returnsSecret: true)
+        ).resultOrThrow()
         let secret = try #require(stored.first?.secret).withUnsafeBytes { Data($0) }
         #expect(secret.count == 97 && secret.prefix(65) == point, "the stored secret is the key's private key")
         let scalar = secret.suffix(32)
