@@ -68,9 +68,11 @@ public enum ServiceDirectory {
     {
         let key = EmbeddedKey(
             home: configuration.home.path, entitlementsPath: configuration.entitlementsPath,
-            biometryScript: configuration.biometryScript, homeSource: configuration.homeSource)
+            biometryScript: configuration.biometryScript)
         let generation = OpenKeychains.generation
-        if let last = lastEmbedded.withLock({ $0 }), last.key == key, last.generation == generation {
+        if let last = lastEmbedded.withLock({ $0 }), last.key == key, last.homeSource == configuration.homeSource,
+            last.generation == generation
+        {
             return last.service
         }
         let entitlements = try entitlements(path: configuration.entitlementsPath)
@@ -93,15 +95,27 @@ public enum ServiceDirectory {
         let service = EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: reason, authenticators: caller.authenticators,
             ledger: caller.ledger)
-        lastEmbedded.withLock { $0 = (key, generation, service) }
+        let made = LastEmbedded(
+            key: key, homeSource: configuration.homeSource, generation: generation, service: service)
+        lastEmbedded.withLock { $0 = made }
         return service
     }
 
-    /// The embedded service made last and what it was made for, while no keychain closed since: a process calls
-    /// with one configuration, so its next call compares four strings instead of hashing them into three tables and
-    /// rebuilding the service.
-    private static let lastEmbedded: Mutex<(key: EmbeddedKey, generation: Int, service: EmbeddedKeychainService)?> = {
-        OpenKeychains.whenClosing { lastEmbedded.withLock { $0 = nil } }
+    /// The embedded service made last and what it was made for (the home's source is named in its reason only).
+    private struct LastEmbedded: Sendable {
+        let key: EmbeddedKey
+        let homeSource: String
+        let generation: Int
+        let service: EmbeddedKeychainService
+    }
+
+    /// The embedded service made last, while no keychain closed since: a process calls with one configuration, so
+    /// its next call compares four strings instead of hashing them into three tables and rebuilding the service.
+    /// A closing keychain drops it, outside the lock: the last reference to the keychain may go with it, and closing
+    /// the database (a checkpoint) must not hold up other threads' calls.
+    private static let lastEmbedded: Mutex<LastEmbedded?> = {
+        // Taken out under the lock and released when `withLock` has returned.
+        OpenKeychains.whenClosing { _ = lastEmbedded.withLock { $0.take() } }
         return Mutex(nil)
     }()
 
@@ -117,8 +131,6 @@ public enum ServiceDirectory {
         let home: String
         let entitlementsPath: String?
         let biometryScript: String?
-        /// Named in the service's reason only.
-        let homeSource: String
     }
 
     /// The daemon at `path` when a socket is there and a daemon answers on it (a stale socket is passed over).

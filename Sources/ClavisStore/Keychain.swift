@@ -6,7 +6,8 @@ import Synchronization
 
 /// The keychain engine: an encrypted SQLite item store with a keybag, protection classes and a lock state.
 ///
-/// Every item has its own key, item keys are wrapped by class keys, class keys by the device key and the passcode.
+/// Every item has its own key, derived from (older rows: wrapped by) its class key; class keys are wrapped by the
+/// device key and the passcode.
 /// One instance per process and home; calls from any thread are serialised. Several processes may open the same
 /// home at once (SQLite WAL; writers queue).
 ///

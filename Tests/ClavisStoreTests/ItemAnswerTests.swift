@@ -92,6 +92,19 @@ import Testing
         }
     }
 
+    @Test func aBatchWhoseLaterItemIsInAClosedClassAnswersBeforeAddingAny() throws {
+        let keychain = try keychainWithPasscode()
+        keychain.lock()
+        // `dk` stays open while locked and comes first; `ak` is closed: a loop that added as it checked would have
+        // stored the first item before answering for the second.
+        let batch = [
+            password(account: "open", secret: "a", [.accessible: .string("dk")]),
+            password(account: "closed", secret: "b", [.accessible: .string("ak")]),
+        ]
+        #expect(needsUnlock(try keychain.add(contentsOf: batch)))
+        #expect(try keychain.find(query(account: "open")).resultOrThrow().isEmpty)
+    }
+
     @Test func addingAnApplicationPasswordItemWithoutOneAnswersThePasswordToSealWith() throws {
         let keychain = try keychainWithPasscode()
         let policy = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .applicationPassword)

@@ -64,12 +64,21 @@ import Testing
 
     @Test func theFirstOffendingKeyInSortedOrderDecidesTheStatus() {
         let service = TestKeychain.uniqueService()
-        // "aaaa" (no such attribute) sorts before "acct" (a date where a string belongs), and "acct" before "zzzz".
+        // Many offending keys, so that whatever order the dictionary hands them out in, the one sorted first is
+        // rarely the one handed out first: "aaaa" (no such attribute) sorts before every value of the wrong type,
+        // and "acct" (a date where a string belongs) before every attribute the class lacks.
+        let wrongTypes: [String: Any] = [
+            kSecAttrAccount as String: Date(), kSecAttrService as String: Date(), kSecAttrDescription as String: Date(),
+            kSecAttrComment as String: Date(), kSecAttrCreator as String: "x", kSecAttrType as String: "x",
+            kSecAttrGeneric as String: Date(), kSecAttrIsInvisible as String: "x", kSecAttrIsNegative as String: "x",
+        ]
+        let unknown = Dictionary(uniqueKeysWithValues: (1...9).map { ("zz\($0)", "x" as Any) })
         #expect(
-            addGenericPassword(service: service, account: "a", extra: ["aaaa": "x", kSecAttrAccount as String: Date()])
+            addGenericPassword(service: service, account: "a", extra: wrongTypes.merging(["aaaa": "x"]) { $1 })
                 == errSecNoSuchAttr)
         #expect(
-            addGenericPassword(service: service, account: "a", extra: ["zzzz": "x", kSecAttrAccount as String: Date()])
+            addGenericPassword(
+                service: service, account: "a", extra: unknown.merging([kSecAttrAccount as String: Date()]) { $1 })
                 == errSecParam)
     }
 

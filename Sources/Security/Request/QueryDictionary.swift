@@ -25,7 +25,9 @@ struct QueryDictionary {
         if kind == NSDictionary.self || kind == NSMutableDictionary.self {
             let keys = dictionary.allKeys
             let stored = dictionary.allValues
-            guard keys.count == stored.count else { throw KeychainError(.param, "the dictionary changed while read") }
+            guard keys.count == stored.count else {
+                throw KeychainError(.param, "the dictionary's keys and values do not pair up (it changed while read)")
+            }
             names.reserveCapacity(keys.count)
             values.reserveCapacity(keys.count)
             for (key, value) in zip(keys, stored) {
@@ -44,7 +46,14 @@ struct QueryDictionary {
                     }
                     values.append(fetched)
                 }
-                names.append(name as String)
+                // Two keys Foundation holds apart (their UTF-16 differs) may still be one name to Swift (canonically
+                // equivalent): one entry, as the subclass path below keeps.
+                let swiftName = name as String
+                if let index = index(of: swiftName) {
+                    values[index] = values.removeLast()
+                } else {
+                    names.append(swiftName)
+                }
             }
             return
         }
