@@ -63,17 +63,32 @@
             }
         }
 
-        /// `SecItemAdd` and `SecItemCopyMatching` through the daemon, and its resident memory after them.
+        /// `SecItemAdd` and `SecItemCopyMatching` through the daemon, the round trip of its cheapest call beside
+        /// them, and its resident memory after them.
         static func run(_ bench: BenchKeychain, operations: Int, accessGroup: String) throws -> (
             [Measurement], residentKiB: (total: Int, mappedFile: Int)
         ) {
             let daemon = try Daemon(bench: bench, accessGroup: accessGroup)
             defer { daemon.stop() }
             let configuration = ClavisConfiguration.current.with(daemonSocket: daemon.socket)
-            let rows = try ClavisConfiguration.withConfiguration(configuration) {
+            var rows = try ClavisConfiguration.withConfiguration(configuration) {
                 try APIWorkloads.measure(bench, operations: operations, suffix: " (daemon)")
             }
+            rows.append(try roundTrip(configuration, storeSize: bench.size, operations: operations))
             return (rows, daemon.residentKiB)
+        }
+
+        /// `status` through the daemon: a request, the daemon's identity check and access-log line, one small read
+        /// of the keychain's settings, and the answer. What any call through the daemon costs before its own work.
+        private static func roundTrip(_ configuration: ClavisConfiguration, storeSize: Int, operations: Int) throws
+            -> Measurement
+        {
+            let client = try KeychainClient(configuration: configuration)
+            var roundTrip = Measurement(name: "status (daemon)", storeSize: storeSize)
+            for _ in 0..<operations {
+                try roundTrip.time { _ = try client.status() }
+            }
+            return roundTrip
         }
 
         /// `clients` processes × `operations` mixed calls (add, read, update, delete) through one daemon; the
