@@ -65,7 +65,8 @@ let package = Package(
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication", "ClavisTPM",
             ]),
         .executableTarget(
-            name: "clavis-bench", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisTPM"]),
+            name: "clavis-bench",
+            dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),

@@ -140,6 +140,7 @@ do {
             if measurement.name == "read (pk)" { engineRead[size] = measurement.percentile(0.5) }
         }
         print(try DurabilityFloor.measure(in: bench.home.path, storeSize: size, count: operations).row)
+        print(try StorageFloor.measure(bench, count: operations).row)
         #if os(Linux)
             for measurement in try APIWorkloads.run(bench, operations: operations) {
                 print(measurement.row)

@@ -20,11 +20,7 @@ extension KeychainEngine {
             try checkOpenedFile(connection, in: folder, path: path)
             try checkIsKeychain(connection, path: home.databasePath)
             try connection.enableWriteAheadLogging()
-            // A short write-ahead log: each process that opens the keychain after another exited replays the log,
-            // so checkpoint often and truncate it back to at most 1 MiB.
-            try connection.executeScript(
-                "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; PRAGMA journal_size_limit = 1048576;"
-            )
+            try connection.executeScript(KeychainDurability.settings)
             try configureReads(connection, mapsDatabase: mapsDatabase)
             let version = try Schema.migrator.version(of: connection)
             try Schema.migrator.migrate(connection)
