@@ -10,16 +10,11 @@ extension AESGCM {
     public static func encrypt(
         _ plaintext: SecureBytes, key: SecureBytes, iv: [UInt8], authenticating aad: [UInt8]
     ) throws(CryptoError) -> [UInt8] {
-        let operation = try GCMOperation(
-            encrypting: true, key: key, nonce: try checked(iv), context: CipherContext(), isFresh: true,
-            cipher: try cipher(for: key))
-        try operation.authenticate(aad)
         var sealed = [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
         try sealed.withMutableBytes { output, _ throws(CryptoError) in
-            try plaintext.withBytes { input, count throws(CryptoError) in
-                try operation.update(input, count: count, into: output)
-            }
-            try operation.finishEncrypting(tagInto: output + plaintext.count)
+            try GCMBox.seal(
+                plaintext, key: key, nonce: try checked(iv), authenticating: aad, context: CipherContext(),
+                isFresh: true, cipher: try cipher(for: key), into: output)
         }
         return sealed
     }
@@ -32,16 +27,10 @@ extension AESGCM {
         guard sealed.count >= tagByteCount else {
             throw .invalidInput("AES-GCM input must hold a \(tagByteCount)-byte tag, got \(sealed.count) bytes")
         }
-        let operation = try GCMOperation(
-            encrypting: false, key: key, nonce: try checked(iv), context: CipherContext(), isFresh: true,
-            cipher: try cipher(for: key))
-        try operation.authenticate(aad)
-        let ciphertextCount = sealed.count - tagByteCount
-        return try SecureBytes.filling(count: ciphertextCount) { output throws(CryptoError) in
-            try sealed.withBytes { input, _ throws(CryptoError) in
-                try operation.update(input, count: ciphertextCount, into: output)
-            }
-            try operation.finishDecrypting(expectedTag: Array(sealed.suffix(tagByteCount)))
+        return try sealed.withBytes { input, count throws(CryptoError) in
+            try GCMBox.open(
+                input, count: count - tagByteCount, key: key, nonce: try checked(iv), authenticating: aad,
+                context: CipherContext(), isFresh: true, cipher: try cipher(for: key))
         }
     }
 

@@ -70,26 +70,25 @@ public final class AESGCMContext {
     public func seal(_ plaintext: SecureBytes, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8])
         throws(CryptoError) -> [UInt8]
     {
-        let nonceByteCount = AESGCM.nonceByteCount
-        let tagByteCount = AESGCM.tagByteCount
-        guard nonce.count == nonceByteCount else {
-            throw .invalidInput("AES-GCM nonce must be \(nonceByteCount) bytes, got \(nonce.count)")
-        }
-        let isFresh = sealing == nil
-        let context: CipherContext
-        if let kept = sealing { context = kept } else { context = try CipherContext() }
-        sealing = context
-        let operation = try GCMOperation(
-            encrypting: true, key: key, nonce: nonce, context: context, isFresh: isFresh)
-        try operation.authenticate(aad)
-        var combined = nonce + [UInt8](repeating: 0, count: plaintext.count + tagByteCount)
+        try Self.checkNonce(nonce)
+        var combined = nonce + [UInt8](repeating: 0, count: plaintext.count + AESGCM.tagByteCount)
         try combined.withMutableBytes { output, _ throws(CryptoError) in
-            try plaintext.withBytes { input, count throws(CryptoError) in
-                try operation.update(input, count: count, into: output + nonceByteCount)
-            }
-            try operation.finishEncrypting(tagInto: output + nonceByteCount + plaintext.count)
+            try sealText(plaintext, key: key, nonce: nonce, authenticating: aad, into: output + nonce.count)
         }
         return combined
+    }
+
+    /// Encrypts under a nonce both sides know without storing it (a fixed nonce per part of a record, under a key
+    /// that seals each part once: it must never repeat under one key); returns ciphertext ‖ tag.
+    public func seal(_ plaintext: SecureBytes, key: SecureBytes, knownNonce nonce: [UInt8], authenticating aad: [UInt8])
+        throws(CryptoError) -> [UInt8]
+    {
+        try Self.checkNonce(nonce)
+        var sealed = [UInt8](repeating: 0, count: plaintext.count + AESGCM.tagByteCount)
+        try sealed.withMutableBytes { output, _ throws(CryptoError) in
+            try sealText(plaintext, key: key, nonce: nonce, authenticating: aad, into: output)
+        }
+        return sealed
     }
 
     /// Opens nonce ‖ ciphertext ‖ tag; authenticationFailed when the tag, the aad or any byte is wrong.
@@ -104,22 +103,58 @@ public final class AESGCMContext {
             throw .invalidInput(
                 "AES-GCM box must hold at least \(nonceByteCount + tagByteCount) bytes, got \(combined.count)")
         }
-        let ciphertextCount = combined.count - nonceByteCount - tagByteCount
+        return try combined.withBytes { input, count throws(CryptoError) in
+            try openText(
+                input + nonceByteCount, count: count - nonceByteCount - tagByteCount, key: key,
+                nonce: Array(combined[0..<nonceByteCount]), authenticating: aad)
+        }
+    }
+
+    /// Opens ciphertext ‖ tag sealed under a nonce both sides know (`seal(_:key:knownNonce:authenticating:)`);
+    /// authenticationFailed when the tag, the nonce, the aad or any byte is wrong.
+    public func open(_ sealed: [UInt8], key: SecureBytes, knownNonce nonce: [UInt8], authenticating aad: [UInt8])
+        throws(CryptoError) -> SecureBytes
+    {
+        try Self.checkNonce(nonce)
+        let tagByteCount = AESGCM.tagByteCount
+        guard sealed.count >= tagByteCount else {
+            throw .invalidInput("AES-GCM input must hold a \(tagByteCount)-byte tag, got \(sealed.count) bytes")
+        }
+        return try sealed.withBytes { input, count throws(CryptoError) in
+            try openText(input, count: count - tagByteCount, key: key, nonce: nonce, authenticating: aad)
+        }
+    }
+
+    /// Seals into `output` (ciphertext, then tag) over the kept sealing context.
+    private func sealText(
+        _ plaintext: SecureBytes, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8],
+        into output: UnsafeMutablePointer<UInt8>
+    ) throws(CryptoError) {
+        let isFresh = sealing == nil
+        let context: CipherContext
+        if let kept = sealing { context = kept } else { context = try CipherContext() }
+        sealing = context
+        try GCMBox.seal(
+            plaintext, key: key, nonce: nonce, authenticating: aad, context: context, isFresh: isFresh, into: output)
+    }
+
+    /// Opens the `count` bytes of ciphertext at `ciphertext` and the tag after them over the kept opening context.
+    private func openText(
+        _ ciphertext: UnsafePointer<UInt8>, count: Int, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8]
+    ) throws(CryptoError) -> SecureBytes {
         let isFresh = opening == nil
         let context: CipherContext
         if let kept = opening { context = kept } else { context = try CipherContext() }
         opening = context
-        let operation = try GCMOperation(
-            encrypting: false, key: key, nonce: Array(combined[0..<nonceByteCount]), context: context,
+        // Unauthenticated plaintext only ever lives in a zeroing buffer, which is wiped if the tag fails.
+        return try GCMBox.open(
+            ciphertext, count: count, key: key, nonce: nonce, authenticating: aad, context: context,
             isFresh: isFresh)
-        try operation.authenticate(aad)
-        // Unauthenticated plaintext only ever lives in this zeroing buffer, which is wiped if the tag fails.
-        return try SecureBytes.filling(count: ciphertextCount) { output throws(CryptoError) in
-            try combined.withBytes { input, _ throws(CryptoError) in
-                try operation.update(input + nonceByteCount, count: ciphertextCount, into: output)
-            }
-            try operation.finishDecrypting(expectedTag: Array(combined.suffix(tagByteCount)))
-        }
     }
 
+    private static func checkNonce(_ nonce: [UInt8]) throws(CryptoError) {
+        guard nonce.count == AESGCM.nonceByteCount else {
+            throw .invalidInput("AES-GCM nonce must be \(AESGCM.nonceByteCount) bytes, got \(nonce.count)")
+        }
+    }
 }

@@ -109,14 +109,15 @@ final class ItemSealer {
     }
 
     private func seal(_ plaintext: SecureBytes, key: SecureBytes, part: Part, binding: RowBinding) throws -> [UInt8] {
-        let box = try boxes.seal(
-            plaintext, key: key, nonce: part.nonce, authenticating: binding.authenticatedData(part: part.rawValue))
-        return Array(box.dropFirst(AESGCM.nonceByteCount))
+        try boxes.seal(
+            plaintext, key: key, knownNonce: part.nonce,
+            authenticating: binding.authenticatedData(part: part.rawValue))
     }
 
     private func open(_ sealed: [UInt8], key: SecureBytes, part: Part, binding: RowBinding) throws -> SecureBytes {
-        let box = binding.format == .randomNonce ? sealed : part.nonce + sealed
-        return try boxes.open(box, key: key, authenticating: binding.authenticatedData(part: part.rawValue))
+        let aad = binding.authenticatedData(part: part.rawValue)
+        if binding.format == .randomNonce { return try boxes.open(sealed, key: key, authenticating: aad) }
+        return try boxes.open(sealed, key: key, knownNonce: part.nonce, authenticating: aad)
     }
 
     /// The item key of a row, from its `wrapped_key` column: derived from the salt there, or unwrapped (rows sealed
