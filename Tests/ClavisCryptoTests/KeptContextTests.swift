@@ -31,6 +31,30 @@ import Testing
         #expect(opened.unprotectedBytes() == hex(vector.plaintext))
     }
 
+    @Test func aKnownNonceBoxIsThePublishedCiphertextAndTagAndOpensOnlyUnderThatNonce() throws {
+        let context = AESGCMContext()
+        for vector in GCMVector.all {
+            let key = secureHex(vector.key)
+            let sealed = try context.seal(
+                SecureBytes(hex(vector.plaintext)), key: key, knownNonce: hex(vector.nonce),
+                authenticating: hex(vector.aad))
+            #expect(sealed == hex(vector.ciphertext) + hex(vector.tag))
+            let opened = try context.open(
+                sealed, key: key, knownNonce: hex(vector.nonce), authenticating: hex(vector.aad))
+            #expect(opened.unprotectedBytes() == hex(vector.plaintext))
+            var otherNonce = hex(vector.nonce)
+            otherNonce[0] ^= 1
+            #expect(throws: CryptoError.authenticationFailed) {
+                try context.open(sealed, key: key, knownNonce: otherNonce, authenticating: hex(vector.aad))
+            }
+        }
+        #expect(throws: CryptoError.self) {
+            try context.open(
+                [UInt8](repeating: 0, count: 15), key: SecureRandom.secureBytes(count: 32),
+                knownNonce: [UInt8](repeating: 0, count: 12), authenticating: [])
+        }
+    }
+
     @Test func aGCMContextRefusesOtherAssociatedDataEachTime() throws {
         let context = AESGCMContext()
         let key = SecureRandom.secureBytes(count: 32)
