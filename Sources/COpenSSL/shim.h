@@ -98,7 +98,8 @@ static inline void clavis_hmac_sha256(const clavis_hmac_sha256_key *key, const u
 /* AES-GCM in one call over a kept cipher context, so that a box costs no round trips between Swift and OpenSSL.
    `fresh` sets the context's cipher and nonce length first (a context of one direction, cipher and nonce length keeps
    them); then the key and nonce, the additional data, the text, and the tag. Opening returns 1 when the tag matches,
-   0 when it does not (the plaintext written is then to be wiped), and -1 when OpenSSL fails. Sealing returns 1, or -1. */
+   0 when it does not (the plaintext written is then to be wiped), and -1 when an OpenSSL call fails (which one is not
+   said). Sealing returns 1, or -1. */
 static inline int clavis_gcm_begin(EVP_CIPHER_CTX *context, const EVP_CIPHER *cipher, int fresh, int encrypting,
                                    const unsigned char *key, const unsigned char *nonce, int nonce_length,
                                    const unsigned char *aad, int aad_length) {
@@ -116,11 +117,13 @@ static inline int clavis_gcm_open(EVP_CIPHER_CTX *context, const EVP_CIPHER *cip
                                   int length, const unsigned char *tag, int tag_length, unsigned char *plaintext) {
     int written = 0;
     unsigned char trailing = 0;
+    /* EVP_CTRL_AEAD_SET_TAG takes a pointer to writable bytes: the caller's tag is copied rather than cast. */
     unsigned char expected[16];
     if (tag_length != (int)sizeof expected) return -1;
     memcpy(expected, tag, sizeof expected);
     if (!clavis_gcm_begin(context, cipher, fresh, 0, key, nonce, nonce_length, aad, aad_length)) return -1;
-    if (length > 0 && (EVP_CipherUpdate(context, plaintext, &written, ciphertext, length) != 1 || written != length))
+    if (length > 0 &&
+        (EVP_CipherUpdate(context, plaintext, &written, ciphertext, length) != 1 || written != length))
         return -1;
     if (EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_SET_TAG, tag_length, expected) != 1) return -1;
     return EVP_CipherFinal_ex(context, &trailing, &written) == 1 ? 1 : 0;
@@ -133,7 +136,8 @@ static inline int clavis_gcm_seal(EVP_CIPHER_CTX *context, const EVP_CIPHER *cip
     int written = 0;
     unsigned char trailing = 0;
     if (!clavis_gcm_begin(context, cipher, fresh, 1, key, nonce, nonce_length, aad, aad_length)) return -1;
-    if (length > 0 && (EVP_CipherUpdate(context, ciphertext, &written, plaintext, length) != 1 || written != length))
+    if (length > 0 &&
+        (EVP_CipherUpdate(context, ciphertext, &written, plaintext, length) != 1 || written != length))
         return -1;
     if (EVP_CipherFinal_ex(context, &trailing, &written) != 1) return -1;
     return EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_AEAD_GET_TAG, tag_length, tag) == 1 ? 1 : -1;

@@ -130,26 +130,36 @@ public final class AESGCMContext {
         _ plaintext: SecureBytes, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8],
         into output: UnsafeMutablePointer<UInt8>
     ) throws(CryptoError) {
-        let isFresh = sealing == nil
-        let context: CipherContext
-        if let kept = sealing { context = kept } else { context = try CipherContext() }
-        sealing = context
-        try GCMBox.seal(
-            plaintext, key: key, nonce: nonce, authenticating: aad, context: context, isFresh: isFresh, into: output)
+        try Self.withKept(&sealing) { context, isFresh throws(CryptoError) in
+            try GCMBox.seal(
+                plaintext, key: key, nonce: nonce, authenticating: aad, context: context, isFresh: isFresh,
+                into: output)
+        }
     }
 
     /// Opens the `count` bytes of ciphertext at `ciphertext` and the tag after them over the kept opening context.
     private func openText(
         _ ciphertext: UnsafePointer<UInt8>, count: Int, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8]
     ) throws(CryptoError) -> SecureBytes {
-        let isFresh = opening == nil
-        let context: CipherContext
-        if let kept = opening { context = kept } else { context = try CipherContext() }
-        opening = context
         // Unauthenticated plaintext only ever lives in a zeroing buffer, which is wiped if the tag fails.
-        return try GCMBox.open(
-            ciphertext, count: count, key: key, nonce: nonce, authenticating: aad, context: context,
-            isFresh: isFresh)
+        try Self.withKept(&opening) { context, isFresh throws(CryptoError) in
+            try GCMBox.open(
+                ciphertext, count: count, key: key, nonce: nonce, authenticating: aad, context: context,
+                isFresh: isFresh)
+        }
+    }
+
+    /// Runs `body` over the kept context of one direction, or over a fresh one (`isFresh`), which is kept only once
+    /// a box went through it: a box refused before OpenSSL set the context up (a key of the wrong size) would leave
+    /// it without a cipher, and every later box on it would fail.
+    private static func withKept<Value>(
+        _ kept: inout CipherContext?, _ body: (CipherContext, _ isFresh: Bool) throws(CryptoError) -> Value
+    ) throws(CryptoError) -> Value {
+        if let context = kept { return try body(context, false) }
+        let context = try CipherContext()
+        let value = try body(context, true)
+        kept = context
+        return value
     }
 
     private static func checkNonce(_ nonce: [UInt8]) throws(CryptoError) {

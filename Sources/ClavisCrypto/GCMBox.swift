@@ -35,6 +35,7 @@ enum GCMBox {
         _ ciphertext: UnsafePointer<UInt8>, count: Int, key: SecureBytes, nonce: [UInt8],
         authenticating aad: [UInt8], context: CipherContext, isFresh: Bool, cipher: FetchedCipher = .aes256GCM
     ) throws(CryptoError) -> SecureBytes {
+        precondition(count >= 0, "GCMBox.open needs a ciphertext count of zero or more")
         try checkKey(key, for: cipher)
         let length = try cLength(count)
         return try SecureBytes.filling(count: count) { output throws(CryptoError) in

@@ -36,7 +36,7 @@ import Testing
         for vector in GCMVector.all {
             let key = secureHex(vector.key)
             let sealed = try context.seal(
-                SecureBytes(hex(vector.plaintext)), key: key, knownNonce: hex(vector.nonce),
+                secureHex(vector.plaintext), key: key, knownNonce: hex(vector.nonce),
                 authenticating: hex(vector.aad))
             #expect(sealed == hex(vector.ciphertext) + hex(vector.tag))
             let opened = try context.open(
@@ -53,6 +53,28 @@ import Testing
                 [UInt8](repeating: 0, count: 15), key: SecureRandom.secureBytes(count: 32),
                 knownNonce: [UInt8](repeating: 0, count: 12), authenticating: [])
         }
+    }
+
+    @Test func aGCMContextStillSealsAndOpensAfterRefusingAKeyOfTheWrongSize() throws {
+        let context = AESGCMContext()
+        let vector = GCMVector.all[3]
+        let shortKey = SecureRandom.secureBytes(count: 16)
+        #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: 16)) {
+            try context.seal(
+                secureHex(vector.plaintext), key: shortKey, knownNonce: hex(vector.nonce), authenticating: [])
+        }
+        #expect(throws: CryptoError.invalidKeySize(expected: 32, actual: 16)) {
+            try context.open(
+                hex(vector.ciphertext) + hex(vector.tag), key: shortKey, knownNonce: hex(vector.nonce),
+                authenticating: [])
+        }
+        let sealed = try context.seal(
+            secureHex(vector.plaintext), key: secureHex(vector.key), knownNonce: hex(vector.nonce),
+            authenticating: hex(vector.aad))
+        #expect(sealed == hex(vector.ciphertext) + hex(vector.tag))
+        let opened = try context.open(
+            sealed, key: secureHex(vector.key), knownNonce: hex(vector.nonce), authenticating: hex(vector.aad))
+        #expect(opened.unprotectedBytes() == hex(vector.plaintext))
     }
 
     @Test func aGCMContextRefusesOtherAssociatedDataEachTime() throws {

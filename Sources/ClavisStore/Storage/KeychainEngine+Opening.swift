@@ -20,7 +20,7 @@ extension KeychainEngine {
             try checkOpenedFile(connection, in: folder, path: path)
             try checkIsKeychain(connection, path: home.databasePath)
             try connection.enableWriteAheadLogging()
-            try connection.executeScript(KeychainDurability.settings)
+            try connection.executeScript(KeychainDatabaseSettings.writes)
             try configureReads(connection, mapsDatabase: mapsDatabase)
             let version = try Schema.migrator.version(of: connection)
             try Schema.migrator.migrate(connection)
@@ -56,16 +56,9 @@ extension KeychainEngine {
         }
     }
 
-    /// Keeps a read cheap: the file mapped into memory (pages read without a system call or a copy) and a page
-    /// cache that holds the index pages of a large keychain. Durability is untouched (`synchronous = FULL`).
-    /// Without `mapsDatabase` pages are copied into the cache instead, so the process's resident memory stays within
-    /// the cache (what a long-running daemon wants: mapped pages count as its memory), here 8 MiB: the index pages of
-    /// 100,000 items take about 5 MiB, and a random item's table page, read once, gains nothing from being kept (the
-    /// kernel keeps the file's pages anyway). A daemon then stays under 32 MiB however long it serves.
+    /// Keeps a read cheap, as `KeychainDatabaseSettings.reads` says. Durability is untouched (`synchronous = FULL`).
     private static func configureReads(_ connection: Connection, mapsDatabase: Bool) throws {
-        let mapped = mapsDatabase ? 268_435_456 : 0
-        let cacheKiB = mapsDatabase ? 16384 : 8192
-        try connection.executeScript("PRAGMA mmap_size = \(mapped); PRAGMA cache_size = -\(cacheKiB);")
+        try connection.executeScript(KeychainDatabaseSettings.reads(mapsDatabase: mapsDatabase))
     }
 
     /// Gives back the pages a migration's rebuilt tables left free (migration 2's items table: otherwise the file of
