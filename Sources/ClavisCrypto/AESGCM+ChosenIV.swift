@@ -24,14 +24,9 @@ extension AESGCM {
     public static func decrypt(
         _ sealed: [UInt8], key: SecureBytes, iv: [UInt8], authenticating aad: [UInt8]
     ) throws(CryptoError) -> SecureBytes {
-        guard sealed.count >= tagByteCount else {
-            throw .invalidInput("AES-GCM input must hold a \(tagByteCount)-byte tag, got \(sealed.count) bytes")
-        }
-        return try sealed.withBytes { input, count throws(CryptoError) in
-            try GCMBox.open(
-                input, count: count - tagByteCount, key: key, nonce: try checked(iv), authenticating: aad,
-                context: CipherContext(), isFresh: true, cipher: try cipher(for: key))
-        }
+        try GCMBox.open(
+            sealed, textFrom: 0, key: key, nonce: try checked(iv), authenticating: aad, context: CipherContext(),
+            isFresh: true, cipher: try cipher(for: key))
     }
 
     private static func cipher(for key: SecureBytes) throws(CryptoError) -> FetchedCipher {

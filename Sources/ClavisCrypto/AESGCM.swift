@@ -70,12 +70,7 @@ public final class AESGCMContext {
     public func seal(_ plaintext: SecureBytes, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8])
         throws(CryptoError) -> [UInt8]
     {
-        try Self.checkNonce(nonce)
-        var combined = nonce + [UInt8](repeating: 0, count: plaintext.count + AESGCM.tagByteCount)
-        try combined.withMutableBytes { output, _ throws(CryptoError) in
-            try sealText(plaintext, key: key, nonce: nonce, authenticating: aad, into: output + nonce.count)
-        }
-        return combined
+        nonce + (try seal(plaintext, key: key, knownNonce: nonce, authenticating: aad))
     }
 
     /// Encrypts under a nonce both sides know without storing it (a fixed nonce per part of a record, under a key
@@ -86,7 +81,11 @@ public final class AESGCMContext {
         try Self.checkNonce(nonce)
         var sealed = [UInt8](repeating: 0, count: plaintext.count + AESGCM.tagByteCount)
         try sealed.withMutableBytes { output, _ throws(CryptoError) in
-            try sealText(plaintext, key: key, nonce: nonce, authenticating: aad, into: output)
+            try Self.withKept(&sealing) { context, isFresh throws(CryptoError) in
+                try GCMBox.seal(
+                    plaintext, key: key, nonce: nonce, authenticating: aad, context: context, isFresh: isFresh,
+                    into: output)
+            }
         }
         return sealed
     }
@@ -103,11 +102,9 @@ public final class AESGCMContext {
             throw .invalidInput(
                 "AES-GCM box must hold at least \(nonceByteCount + tagByteCount) bytes, got \(combined.count)")
         }
-        return try combined.withBytes { input, count throws(CryptoError) in
-            try openText(
-                input + nonceByteCount, count: count - nonceByteCount - tagByteCount, key: key,
-                nonce: Array(combined[0..<nonceByteCount]), authenticating: aad)
-        }
+        return try openText(
+            combined, textFrom: nonceByteCount, key: key, nonce: Array(combined[0..<nonceByteCount]),
+            authenticating: aad)
     }
 
     /// Opens ciphertext ‖ tag sealed under a nonce both sides know (`seal(_:key:knownNonce:authenticating:)`);
@@ -116,35 +113,17 @@ public final class AESGCMContext {
         throws(CryptoError) -> SecureBytes
     {
         try Self.checkNonce(nonce)
-        let tagByteCount = AESGCM.tagByteCount
-        guard sealed.count >= tagByteCount else {
-            throw .invalidInput("AES-GCM input must hold a \(tagByteCount)-byte tag, got \(sealed.count) bytes")
-        }
-        return try sealed.withBytes { input, count throws(CryptoError) in
-            try openText(input, count: count - tagByteCount, key: key, nonce: nonce, authenticating: aad)
-        }
+        return try openText(sealed, textFrom: 0, key: key, nonce: nonce, authenticating: aad)
     }
 
-    /// Seals into `output` (ciphertext, then tag) over the kept sealing context.
-    private func sealText(
-        _ plaintext: SecureBytes, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8],
-        into output: UnsafeMutablePointer<UInt8>
-    ) throws(CryptoError) {
-        try Self.withKept(&sealing) { context, isFresh throws(CryptoError) in
-            try GCMBox.seal(
-                plaintext, key: key, nonce: nonce, authenticating: aad, context: context, isFresh: isFresh,
-                into: output)
-        }
-    }
-
-    /// Opens the `count` bytes of ciphertext at `ciphertext` and the tag after them over the kept opening context.
+    /// Opens the ciphertext ‖ tag `box` holds from `start` on over the kept opening context.
     private func openText(
-        _ ciphertext: UnsafePointer<UInt8>, count: Int, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8]
+        _ box: [UInt8], textFrom start: Int, key: SecureBytes, nonce: [UInt8], authenticating aad: [UInt8]
     ) throws(CryptoError) -> SecureBytes {
         // Unauthenticated plaintext only ever lives in a zeroing buffer, which is wiped if the tag fails.
         try Self.withKept(&opening) { context, isFresh throws(CryptoError) in
             try GCMBox.open(
-                ciphertext, count: count, key: key, nonce: nonce, authenticating: aad, context: context,
+                box, textFrom: start, key: key, nonce: nonce, authenticating: aad, context: context,
                 isFresh: isFresh)
         }
     }
