@@ -16,18 +16,24 @@ public struct ItemQuery: Sendable {
     public var limit: MatchLimit
     /// Whether to decrypt and return each item's secret.
     public var returnsSecret: Bool
+    /// Whether the caller reads the items' attributes. When false (a caller that takes only secrets and persistent
+    /// references), an item may come back with only the attributes the query named, its access group, `sync` and
+    /// protection: a read by whole primary key then opens the item's secret alone.
+    public var returnsAttributes: Bool
     /// What the caller proved, for items with an access control (needed to read their secret, update or delete).
     public var authentication: AuthenticationProof?
     /// What to do with items whose access control needs an authentication `authentication` does not give.
     public var unauthenticatedItems: UnauthenticatedItemPolicy
 
-    /// Creates a query; by default it matches non-synchronizable items in any group, all of them, without secrets.
+    /// Creates a query; by default it matches non-synchronizable items in any group, all of them, with their attributes
+    /// and without secrets.
     public init(
         itemClass: ItemClass, attributes: [AttributeKey: AttributeValue] = [:],
         secretServiceAttributes: [String: String] = [:], synchronizable: SynchronizableFilter = .no,
         accessGroups: [String]? = nil,
         persistentReference: PersistentReference? = nil, limit: MatchLimit = .all, returnsSecret: Bool = false,
-        authentication: AuthenticationProof? = nil, unauthenticatedItems: UnauthenticatedItemPolicy = .fail
+        returnsAttributes: Bool = true, authentication: AuthenticationProof? = nil,
+        unauthenticatedItems: UnauthenticatedItemPolicy = .fail
     ) {
         self.itemClass = itemClass
         self.attributes = attributes
@@ -37,6 +43,7 @@ public struct ItemQuery: Sendable {
         self.persistentReference = persistentReference
         self.limit = limit
         self.returnsSecret = returnsSecret
+        self.returnsAttributes = returnsAttributes
         self.authentication = authentication
         self.unauthenticatedItems = unauthenticatedItems
     }

@@ -140,7 +140,8 @@ public final class SocketConnection {
 
 /// One message on a keychain connection: a header (magic, version, request id, body length) and a body.
 ///
-/// Layout: `CLVS`, version 2 (one byte; 2 since queries carry Secret Service attributes), the request id (32 bits) and the body's length (32 bits), big-endian; then
+/// Layout: `CLVS`, version 3 (one byte; 2 since queries carry Secret Service attributes, 3 since they say whether
+/// the caller reads attributes), the request id (32 bits) and the body's length (32 bits), big-endian; then
 /// the body, at most `maximumBodySize` bytes. A response carries its request's id.
 public struct Frame: Sendable {
     /// The id pairing a response with its request.
@@ -153,7 +154,7 @@ public struct Frame: Sendable {
     /// The largest body accepted: a 16 MiB secret with its attributes, or a backup of many items.
     public static let maximumBodySize = 64 * 1024 * 1024
     static let magic: [UInt8] = Array("CLVS".utf8)
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
 
     /// A frame carrying `body`.
     public init(requestID: UInt32, body: [UInt8]) {

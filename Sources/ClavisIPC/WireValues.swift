@@ -60,6 +60,7 @@ extension ByteWriter {
             uint64(UInt64(max(count, 0)))
         }
         bool(value.returnsSecret)
+        bool(value.returnsAttributes)
         proof(value.authentication)
         bool(value.unauthenticatedItems == .skip)
     }
@@ -201,8 +202,8 @@ extension ByteReader {
         return ItemQuery(
             itemClass: itemClass, attributes: attributes, secretServiceAttributes: secretServiceAttributes,
             synchronizable: synchronizable, accessGroups: groups,
-            persistentReference: reference, limit: limit, returnsSecret: try bool(), authentication: try proof(),
-            unauthenticatedItems: try bool() ? .skip : .fail)
+            persistentReference: reference, limit: limit, returnsSecret: try bool(), returnsAttributes: try bool(),
+            authentication: try proof(), unauthenticatedItems: try bool() ? .skip : .fail)
     }
 
     mutating func changes() throws(KeychainError) -> ItemChanges {

@@ -42,6 +42,11 @@ import Testing
         byGroup.accessGroups = ["clavis"]
         #expect(try keychain.find(byGroup).resultOrThrow().first?.attributes[.label] == .string("Mail"))
         #expect(try keychain.explain(byGroup).contains { $0.contains("items_primary_key") })
+        // A row sealed before the primary-key-bound format is read for its secret alone by opening its attributes.
+        var secretOnly = byGroup
+        secretOnly.returnsAttributes = false
+        #expect(
+            try keychain.find(secretOnly).resultOrThrow().first?.secret?.string == VersionOneKeychain.secrets["alice"])
         let listing = try keychain.find(ItemQuery(itemClass: .genericPassword, limit: .all, returnsSecret: true))
             .resultOrThrow()
         #expect(listing.compactMap { $0.attributes[.account]?.stringValue } == ["alice", "bob", "erin", "dave"])
@@ -76,7 +81,7 @@ import Testing
         _ = try keychain.add(password(account: "frank", service: "vpn", secret: "secret-frank", inGroup))
             .resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 2")?.integer == 2)
+        #expect(try inspector.connection.scalar("SELECT count(*) FROM items WHERE sealing = 3")?.integer == 2)
         #expect(
             try keychain.find(query(account: "bob", service: "mail.example")).resultOrThrow().first?.secret?.string
                 == "changed")
@@ -209,7 +214,7 @@ import Testing
             "SELECT sealing, length(wrapped_key), tombstone FROM items ORDER BY id")
         #expect(
             rows.map { [$0[0].integer, $0[1].integer, $0[2].integer] } == [
-                [2, 16, 0], [1, 40, 0], [1, 40, 0], [1, 40, 1], [1, 40, 0], [1, 40, 0], [2, 16, 0], [2, 16, 1],
+                [3, 16, 0], [1, 40, 0], [1, 40, 0], [1, 40, 1], [1, 40, 0], [1, 40, 0], [3, 16, 0], [3, 16, 1],
             ])
         #expect(
             try keychain.find(query(account: "alice", service: "mail.example")).resultOrThrow().first?.attributes[

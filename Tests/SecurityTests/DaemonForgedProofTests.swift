@@ -131,6 +131,7 @@ import Testing
         writer.byte(0)  // no persistent reference
         writer.byte(0)  // limit one
         writer.bool(true)  // return the secret
+        writer.bool(true)  // and the attributes (wire version 3)
         return writer.bytes
     }
 

@@ -209,7 +209,7 @@ import Testing
             try daemon.client(["add-generic-password", "-a", "me", "-s", "vault", "-w", "a"], executable: a).status == 0
         )
         var random = SystemRandomNumberGenerator()
-        let header = Array("CLVS".utf8) + [2]
+        let header = Array("CLVS".utf8) + [3]
         for round in 0..<100_000 {
             let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             #expect(descriptor >= 0)

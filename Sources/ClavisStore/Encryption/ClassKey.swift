@@ -2,7 +2,7 @@ import ClavisCore
 import ClavisCrypto
 
 /// An open protection class's key, kept keyed for the two ways an item key hangs off it: derived from a per-sealing
-/// salt (`SealingFormat.derivedKey`, every row written now) or wrapped with RFC 3394 (rows sealed before).
+/// salt (`SealingFormat.derivesItemKey`, every row written now) or wrapped with RFC 3394 (rows sealed before).
 ///
 /// A derived item key is HMAC-SHA256 under the class key of the domain tag `clavis.item-key.v3` and the salt. HMAC
 /// is a pseudorandom function of its key, so keys derived from distinct salts are independent of each other and of
@@ -15,7 +15,7 @@ import ClavisCrypto
 /// Each keyed form is made on first use and freed, cleansed, with this object. Not thread-safe: the engine
 /// serialises its use.
 final class ClassKey {
-    /// The length of the random salt each sealing draws (the `wrapped_key` column of a format-2 row).
+    /// The length of the random salt each sealing draws (the `wrapped_key` column of a row of format 2 or 3).
     static let saltByteCount = 16
 
     private let key: SecureBytes

@@ -22,9 +22,20 @@ enum SealingFormat: Int64 {
     /// fresh salt per sealing is a fresh key per sealing, so the fixed nonces stay safe. The row's `sync` is bound
     /// too, since the attributes no longer hold it.
     case derivedKey = 2
+    /// As `derivedKey`, for an item without an access control: both boxes also bind the row's primary-key digest,
+    /// and the format itself says that the item has no access control. A read by whole primary key that wants only
+    /// the secret then opens the secret alone: the box proves that the row's digest (the query's, which the
+    /// statement matched) is the item's own, and that nothing guards its secret. Items with an access control are
+    /// sealed in `derivedKey`, whose attributes are opened to evaluate it.
+    case primaryKeyBound = 3
 
-    /// The format every sealing writes.
-    static let newest = derivedKey
+    /// True for the formats whose item key is derived from a salt, and whose boxes bind the row's `sync`.
+    var derivesItemKey: Bool { self == .derivedKey || self == .primaryKeyBound }
+
+    /// The format a sealing writes now: `primaryKeyBound`, or `derivedKey` for an item with an access control.
+    static func newest(accessControlled: Bool) -> SealingFormat {
+        accessControlled ? .derivedKey : .primaryKeyBound
+    }
 }
 
 /// The identity a sealed item is bound to: a blob moved to a row with another identity fails to open.
@@ -32,32 +43,38 @@ struct RowBinding {
     var itemClass: ItemClass
     var protection: ProtectionClass
     var persistentReference: PersistentReference
-    /// The row's `sync` column, bound by the derived-key format only.
+    /// The row's `sync` column, bound from the derived-key format on.
     var isSynchronizable: Bool
-    var format: SealingFormat = .newest
+    var format: SealingFormat
+    /// The row's `primary_digest` column, bound by the primary-key-bound format only.
+    var primaryDigest: [UInt8]
 
     /// The additional authenticated data for one part (`attributes` or `secret`) of the row.
     func authenticatedData(part: String) -> [UInt8] {
         // "clavis.item.v1:<class>:<protection>:<part>:" and the reference, appended without string interpolation;
         // each format has its own version, so a box never opens as another format's: "v2" for part nonces, "v3" for
-        // derived keys, which also binds `sync` ("clavis.item.v3:<class>:<protection>:<0 or 1>:<part>:").
+        // derived keys, which also binds `sync` ("clavis.item.v3:<class>:<protection>:<0 or 1>:<part>:"), "v4" for
+        // primary-key-bound boxes, which bind the primary-key digest too, after the reference.
         var bytes: [UInt8]
         switch format {
         case .randomNonce: bytes = Self.prefix
         case .partNonce: bytes = Self.partNoncePrefix
         case .derivedKey: bytes = Self.derivedKeyPrefix
+        case .primaryKeyBound: bytes = Self.primaryKeyBoundPrefix
         }
-        bytes.reserveCapacity(48 + persistentReference.bytes.count)
+        bytes.reserveCapacity(64 + persistentReference.bytes.count + primaryDigest.count)
         for field in [itemClass.rawValue, protection.rawValue] {
             bytes += field.utf8
             bytes.append(UInt8(ascii: ":"))
         }
-        if format == .derivedKey {
+        if format.derivesItemKey {
             bytes += [UInt8(ascii: isSynchronizable ? "1" : "0"), UInt8(ascii: ":")]
         }
         bytes += part.utf8
         bytes.append(UInt8(ascii: ":"))
-        return bytes + persistentReference.bytes
+        bytes += persistentReference.bytes
+        if format == .primaryKeyBound { bytes += primaryDigest }
+        return bytes
     }
 
     /// The columns the attributes leave out, restored from the row.
@@ -68,6 +85,7 @@ struct RowBinding {
     private static let prefix = Array("clavis.item.v1:".utf8)
     private static let partNoncePrefix = Array("clavis.item.v2:".utf8)
     private static let derivedKeyPrefix = Array("clavis.item.v3:".utf8)
+    private static let primaryKeyBoundPrefix = Array("clavis.item.v4:".utf8)
 }
 
 /// Encrypts and decrypts items: a fresh key for every sealing, derived from its protection class's key and a random
@@ -86,7 +104,9 @@ final class ItemSealer {
     func seal(
         attributes: [AttributeKey: AttributeValue], secret: SecureBytes, binding: RowBinding, classKey: ClassKey
     ) throws -> SealedItem {
-        precondition(binding.format == .newest, "items are sealed in the newest format")
+        precondition(
+            binding.format == .newest(accessControlled: attributes[.accessControl] != nil),
+            "items are sealed in the newest format for their access control")
         // A fresh key for every sealing, through a fresh salt: the fixed nonces below are safe only because no key
         // seals twice (two of 16 random bytes collide after about 2^64 sealings).
         let salt = SecureRandom.bytes(count: ClassKey.saltByteCount)
@@ -123,7 +143,7 @@ final class ItemSealer {
     /// The item key of a row, from its `wrapped_key` column: derived from the salt there, or unwrapped (rows sealed
     /// before format 2). A salt altered or moved gives another key, which then opens neither box.
     func itemKey(storedKey: [UInt8], classKey: ClassKey, binding: RowBinding) throws(KeychainError) -> SecureBytes {
-        if binding.format == .derivedKey {
+        if binding.format.derivesItemKey {
             guard storedKey.count == ClassKey.saltByteCount else { throw Self.decodeFailure(binding) }
             return classKey.itemKey(salt: storedKey)
         }

@@ -5,19 +5,19 @@ import ClavisSQLite
 struct ItemRow {
     var id: Int64
     var binding: RowBinding
-    /// The `wrapped_key` column: the item key's salt (format 2) or the wrapped item key (formats 0 and 1).
+    /// The `wrapped_key` column: the item key's salt (formats 2 and 3) or the wrapped item key (formats 0 and 1).
     var storedKey: [UInt8]
     var sealedAttributes: [UInt8]
     var sealedSecret: [UInt8]
 
     /// The columns `init(row:itemClass:)` reads, in order.
-    static let columns = "id, reference, protection, sync, wrapped_key, attributes, secret, sealing"
+    static let columns = "id, reference, protection, sync, wrapped_key, attributes, secret, sealing, primary_digest"
 
     init(row: Row, itemClass: ItemClass) throws(KeychainError) {
         guard let id = row[0].integer, let reference = row[1].blob,
             let protection = row[2].text.flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
             let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob,
-            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:))
+            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:)), let primaryDigest = row[8].blob
         else {
             throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
         }
@@ -25,7 +25,7 @@ struct ItemRow {
         binding = RowBinding(
             itemClass: itemClass, protection: protection,
             persistentReference: PersistentReference(itemClass: itemClass, stored: reference),
-            isSynchronizable: sync != 0, format: format)
+            isSynchronizable: sync != 0, format: format, primaryDigest: primaryDigest)
         storedKey = wrappedKey
         sealedAttributes = attributes
         sealedSecret = secret

@@ -168,9 +168,11 @@ extension KeychainEngine {
         guard let classKey = try openClassKey(for: item.protection) else {
             preconditionFailure("an item is sealed only into a protection class found open")
         }
+        let primaryDigest = digests.primaryKeyDigest(of: item.itemClass, item.attributes)
         let binding = RowBinding(
             itemClass: item.itemClass, protection: item.protection, persistentReference: item.persistentReference,
-            isSynchronizable: item.isSynchronizable)
+            isSynchronizable: item.isSynchronizable,
+            format: .newest(accessControlled: item.attributes[.accessControl] != nil), primaryDigest: primaryDigest)
         let sealed = try sealer.seal(
             attributes: item.attributes, secret: storedSecret ?? SecureBytes([]), binding: binding, classKey: classKey)
         guard let storedReference = item.persistentReference.stored(for: item.itemClass) else {
@@ -178,9 +180,8 @@ extension KeychainEngine {
         }
         return [
             .text(item.itemClass.rawValue), .blob(storedReference), .text(item.protection.rawValue),
-            .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0),
-            .blob(digests.primaryKeyDigest(of: item.itemClass, item.attributes)), .blob(sealed.salt),
-            .blob(sealed.attributes), .blob(sealed.secret), .integer(binding.format.rawValue),
+            .integer(item.isSynchronizable ? 1 : 0), .integer(storedSecret == nil ? 1 : 0), .blob(primaryDigest),
+            .blob(sealed.salt), .blob(sealed.attributes), .blob(sealed.secret), .integer(binding.format.rawValue),
         ]
     }
 
@@ -190,7 +191,7 @@ extension KeychainEngine {
     func find(_ query: ItemQuery) throws -> ServiceAnswer<[Item]> {
         try matches(
             for: query, loadingSecrets: query.returnsSecret, guard: query.returnsSecret ? .use : nil,
-            passingUnreadableRows: true
+            passingUnreadableRows: true, secretsOnly: query.returnsSecret && !query.returnsAttributes
         ).map { $0.map(\.item) }
     }
 
@@ -206,9 +207,13 @@ extension KeychainEngine {
     /// A candidate row that cannot be read (its class is closed, or its data was altered) answers `.needsUnlock` or
     /// fails the query, unless `passingUnreadableRows` (searches): then it is passed over, so one locked or damaged
     /// item does not hide every other, and its answer or error is given only when nothing else matched.
+    ///
+    /// With `secretsOnly` (a search whose caller takes secrets, not attributes), a read by whole primary key opens
+    /// only the secret of a row sealed with its primary-key digest (`SealingFormat.primaryKeyBound`), and its item
+    /// holds the attributes `secretOnlyItem` names.
     private func matches(
         for query: ItemQuery, loadingSecrets: Bool, guard operation: GuardedOperation?,
-        passingUnreadableRows: Bool = false
+        passingUnreadableRows: Bool = false, secretsOnly: Bool = false
     ) throws -> ServiceAnswer<[Match]> {
         let itemClass = query.itemClass
         // No item of a class the store cannot hold yet exists, so a search finds none (as Apple's keychain answers
@@ -216,7 +221,12 @@ extension KeychainEngine {
         guard itemClass.isStorable else { return .done([]) }
         let wanted = try itemClass.normalized(query.attributes)
         if let limit = query.limit.maximum, limit < 1 { return .done([]) }
-        let (sql, values) = candidateSelection(query, attributes: wanted)
+        let (sql, values, primaryKeys) = candidateSelection(query, attributes: wanted)
+        // The statement matched the row's digest to one of these keys; nothing else the query names needs checking.
+        let secretOnlyKeys =
+            secretsOnly && query.secretServiceAttributes.isEmpty
+                && wanted.keys.allSatisfy({ $0 == .accessible || itemClass.primaryKey.contains($0) })
+            ? primaryKeys : nil
         let proof = query.authentication?.accepted(by: keybag.identity)
         var found: [Match] = []
         // What a row needs before the operation can go on: the search stops at it and answers it.
@@ -238,6 +248,13 @@ extension KeychainEngine {
                 }
                 itemKey = try sealer.itemKey(
                     storedKey: candidate.storedKey, classKey: classKey, binding: candidate.binding)
+                if let secretOnlyKeys, let primaryKey = candidate.primaryKey(among: secretOnlyKeys) {
+                    let secret = try sealer.openSecret(
+                        candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding)
+                    found.append(
+                        (candidate.id, Self.secretOnlyItem(candidate, primaryKey, wanted: wanted, secret: secret)))
+                    return query.limit.maximum.map { found.count < $0 } ?? true
+                }
                 attributes = try sealer.openAttributes(
                     candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
             } catch let error as KeychainError where passingUnreadableRows {
@@ -278,6 +295,20 @@ extension KeychainEngine {
         return .done(found)
     }
 
+    /// The item a secrets-only read answers for a row it matched by primary key: the attributes the query named,
+    /// the group and `sync` of the primary key matched, the row's protection, and the secret.
+    private static func secretOnlyItem(
+        _ row: ItemRow, _ primaryKey: PrimaryKeyCandidate, wanted: [AttributeKey: AttributeValue], secret: SecureBytes
+    ) -> Item {
+        var attributes = wanted
+        attributes[.accessGroup] = .string(primaryKey.accessGroup)
+        attributes[.synchronizable] = .bool(primaryKey.isSynchronizable)
+        attributes[.accessible] = .string(row.binding.protection.rawValue)
+        return Item(
+            itemClass: row.binding.itemClass, attributes: attributes, secret: secret,
+            persistentReference: row.binding.persistentReference)
+    }
+
     /// Opens a row's secret, and its application-password layer when its access control has one; `.done(nil)` when
     /// the query's password does not open it and the query skips what it cannot open. Without a password, the
     /// answer names the item's policy as needed.
@@ -305,42 +336,43 @@ extension KeychainEngine {
 
     /// SQLite's plan for the statement that selects `query`'s candidate rows.
     func explain(_ query: ItemQuery) throws -> [String] {
-        let (sql, values) = candidateSelection(query, attributes: try query.itemClass.normalized(query.attributes))
+        let (sql, values, _) = candidateSelection(query, attributes: try query.itemClass.normalized(query.attributes))
         return try connection.rows("EXPLAIN QUERY PLAN " + sql, values).compactMap { $0.last?.text }
     }
 
-    /// The statement that selects `query`'s candidate rows, in insertion order.
+    /// The statement that selects `query`'s candidate rows, in insertion order, and the primary keys it matches
+    /// rows by, when it names a whole one.
     private func candidateSelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
-        String, [DatabaseValue]
+        sql: String, values: [DatabaseValue], primaryKeys: [PrimaryKeyCandidate]?
     ) {
         if let selection = primaryKeySelection(query, attributes: attributes) { return selection }
         let (conditions, values) = candidateConditions(query, attributes: attributes)
-        return ("SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id", values)
+        return ("SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id", values, nil)
     }
 
     /// A lookup by a whole primary key, the most frequent one: its values (as `candidateConditions` orders them),
     /// and its text, built once per shape (the `sync` condition, a protection class or not, the number of keys).
     private func primaryKeySelection(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> (
-        String, [DatabaseValue]
+        sql: String, values: [DatabaseValue], primaryKeys: [PrimaryKeyCandidate]
     )? {
-        guard let primaryDigests = primaryKeyDigests(query, attributes: attributes) else { return nil }
+        guard let primaryKeys = primaryKeyCandidates(query, attributes: attributes) else { return nil }
         var values: [DatabaseValue] = [.text(query.itemClass.rawValue)]
         let protection = attributes[.accessible]?.stringValue
         if let protection { values.append(.text(protection)) }
-        values += primaryDigests.map(DatabaseValue.blob)
+        values += primaryKeys.map { .blob($0.digest) }
         let synchronizable =
             switch query.synchronizable {
             case .no: 0
             case .yes: 1
             case .any: 2
             }
-        let shape = primaryDigests.count * 8 + synchronizable * 2 + (protection == nil ? 0 : 1)
-        if let sql = primaryKeySelections[shape] { return (sql, values) }
+        let shape = primaryKeys.count * 8 + synchronizable * 2 + (protection == nil ? 0 : 1)
+        if let sql = primaryKeySelections[shape] { return (sql, values, primaryKeys) }
         let (conditions, built) = candidateConditions(query, attributes: attributes)
         precondition(built == values, "a primary-key selection's values differ from its conditions'")
         let sql = "SELECT \(ItemRow.columns) FROM items WHERE \(conditions) ORDER BY id"
         primaryKeySelections[shape] = sql
-        return (sql, values)
+        return (sql, values, primaryKeys)
     }
 
     /// The conditions that narrow the rows by the columns a query can be checked against without decrypting.
@@ -366,12 +398,13 @@ extension KeychainEngine {
             conditions.append("protection = ?")
             values.append(.text(protection))
         }
-        if let primaryDigests = primaryKeyDigests(query, attributes: attributes) {
+        if let primaryKeys = primaryKeyCandidates(query, attributes: attributes) {
             // The primary-key digests already bind the group, the `sync` value and every attribute a digest column
-            // holds; the decrypted attributes are checked anyway, so one digest per candidate key is all it takes.
+            // holds; the decrypted attributes (or a secret box bound to the digest) are checked anyway, so one digest
+            // per candidate key is all it takes.
             conditions.append(
-                "primary_digest IN (\(Array(repeating: "?", count: primaryDigests.count).joined(separator: ", ")))")
-            values += primaryDigests.map(DatabaseValue.blob)
+                "primary_digest IN (\(Array(repeating: "?", count: primaryKeys.count).joined(separator: ", ")))")
+            values += primaryKeys.map { .blob($0.digest) }
             return (conditions.joined(separator: " AND "), values)
         }
         // Only the most selective lookup may drive (the first indexed attribute, else the access groups, unless a
@@ -482,9 +515,11 @@ extension KeychainEngine {
         }
     }
 
-    /// The primary-key digests a query can only match, when it names every primary-key attribute but the access
-    /// group and `sync` and the groups it searches are known: one digest per group and `sync` value.
-    private func primaryKeyDigests(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue]) -> [[UInt8]]? {
+    /// The primary keys a query can only match, when it names every primary-key attribute but the access group and
+    /// `sync` and the groups it searches are known: one per group and `sync` value.
+    private func primaryKeyCandidates(_ query: ItemQuery, attributes: [AttributeKey: AttributeValue])
+        -> [PrimaryKeyCandidate]?
+    {
         guard let groups = query.accessGroups, !groups.isEmpty, query.persistentReference == nil else { return nil }
         let named = query.itemClass.primaryKey.filter { $0 != .accessGroup && $0 != .synchronizable }
         guard named.allSatisfy({ attributes[$0] != nil }) else { return nil }
@@ -496,8 +531,10 @@ extension KeychainEngine {
             }
         return groups.flatMap { group in
             syncValues.map { sync in
-                digests.primaryKeyDigest(
-                    of: query.itemClass, attributes, accessGroup: .string(group), synchronizable: .bool(sync))
+                PrimaryKeyCandidate(
+                    digest: digests.primaryKeyDigest(
+                        of: query.itemClass, attributes, accessGroup: .string(group), synchronizable: .bool(sync)),
+                    accessGroup: group, isSynchronizable: sync)
             }
         }
     }

@@ -163,8 +163,10 @@ struct FindPasswordCommand: RunnableCommand {
         let wantsSecret = showPassword || passwordOnly
         let item: Item
         do throws(KeychainError) {
-            let found = try KeychainClient().find(
-                kind.query(matching: attributes, limit: .one, returnsSecret: wantsSecret))
+            var query = kind.query(matching: attributes, limit: .one, returnsSecret: wantsSecret)
+            // `-w` prints the password alone: a search by whole primary key then opens nothing else.
+            query.returnsAttributes = !(passwordOnly && !context.json)
+            let found = try KeychainClient().find(query)
             guard let first = found.first else {
                 throw KeychainError.noItemMatches(kind.itemClass)
             }
