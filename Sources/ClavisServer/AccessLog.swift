@@ -22,6 +22,20 @@ public final class AccessLog: Sendable {
     public let limit: Int
     private let file = Mutex<OpenFile>(OpenFile())
     private let journal: JournalCopy?
+    /// The entries announced (`announce`) and not yet recorded: their answers may have gone out already.
+    private let unrecorded = Mutex<Unrecorded>(Unrecorded())
+
+    private struct Unrecorded {
+        var nextTicket: UInt64 = 0
+        var tickets: Set<UInt64> = []
+    }
+
+    /// A promise that an entry will be recorded, taken before the answer it records is sent, so that the entry
+    /// can be written after the caller has its answer: `lines` waits for every entry announced before it is asked.
+    /// Recorded with `record(_:announced:)`.
+    public struct Announcement: Sendable {
+        fileprivate let ticket: UInt64
+    }
 
     private struct OpenFile: ~Copyable {
         var descriptor: Int32 = -1
@@ -40,6 +54,22 @@ public final class AccessLog: Sendable {
         path = folder + "/access.log"
         self.limit = max(limit, 4096)
         self.journal = journal && JournalCopy.isAvailable ? JournalCopy() : nil
+    }
+
+    /// Announces an entry whose answer is about to go out; `record(_:announced:)` must follow.
+    public func announce() -> Announcement {
+        unrecorded.withLock { unrecorded in
+            let ticket = unrecorded.nextTicket
+            unrecorded.nextTicket &+= 1
+            unrecorded.tickets.insert(ticket)
+            return Announcement(ticket: ticket)
+        }
+    }
+
+    /// Records the entry `announcement` promised.
+    public func record(_ entry: AccessLogEntry, announced announcement: Announcement) {
+        record(entry)
+        _ = unrecorded.withLock { $0.tickets.remove(announcement.ticket) }
     }
 
     /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
@@ -75,6 +105,10 @@ public final class AccessLog: Sendable {
     /// The entries `query` asks for that user `viewer` may see (its own; root sees all), oldest first, as the JSON
     /// lines the log holds.
     public func lines(matching query: AccessLogQuery, viewer: UInt32) -> Data {
+        // Every answer that went out before this question has its entry: those still being written are waited for
+        // (a few microseconds each); entries announced later are not.
+        let awaited = unrecorded.withLock { $0.tickets }
+        while !awaited.isEmpty && unrecorded.withLock({ !$0.tickets.isDisjoint(with: awaited) }) { sched_yield() }
         // Under the lock, so that no rotation moves a file between the two reads.
         let contents = file.withLock { _ in Self.contents(of: path + ".1") + Self.contents(of: path) }
         var matched: [UInt8] = []

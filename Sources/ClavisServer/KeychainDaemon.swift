@@ -179,21 +179,27 @@ public final class KeychainDaemon: Sendable {
                 response.encode(to: &writer)
             }
             let (status, outcome) = RequestHandler.outcome(of: response)
+            let time = Date()
+            var reply = Frame(requestID: frame.requestID, body: writer.bytes)
+            writer.wipe()
+            // Announced before the answer goes out and written after it, while the caller reads its answer: whatever
+            // it asks next (`clavis log`) still finds this entry, since the log waits for announced entries.
+            let announcement = accessLog.announce()
+            let sent: Bool
+            do {
+                try connection.send(reply)
+                sent = true
+            } catch {
+                sent = false
+            }
+            reply.wipe()
             let entry = AccessLogEntry(
-                time: Date(), uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
+                time: time, uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
                 application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
                 itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
                 items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
-            // Recorded before the caller has its answer: whatever it asks next (`clavis log`) finds this entry.
-            accessLog.record(entry)
-            var reply = Frame(requestID: frame.requestID, body: writer.bytes)
-            writer.wipe()
-            defer { reply.wipe() }
-            do {
-                try connection.send(reply)
-            } catch {
-                return
-            }
+            accessLog.record(entry, announced: announcement)
+            guard sent else { return }
         }
     }
 
