@@ -300,7 +300,8 @@ extension KeychainEngine {
     private static func secretOnlyItem(
         _ row: ItemRow, _ primaryKey: PrimaryKeyCandidate, wanted: [AttributeKey: AttributeValue], secret: SecureBytes
     ) -> Item {
-        var attributes = wanted
+        var attributes = [AttributeKey: AttributeValue](minimumCapacity: wanted.count + 3)
+        attributes.merge(wanted) { _, named in named }
         attributes[.accessGroup] = .string(primaryKey.accessGroup)
         attributes[.synchronizable] = .bool(primaryKey.isSynchronizable)
         attributes[.accessible] = .string(row.binding.protection.rawValue)
