@@ -67,6 +67,19 @@ import Testing
         #expect(try keychain.find(secretOnly("a")).resultOrThrow().first?.secret?.string == "secret-a")
     }
 
+    /// The digests take the group and `sync` from the query's own fields; one named among its attributes as well
+    /// is checked against the item's, as every other search checks it.
+    @Test func aGroupNamedAmongTheAttributesIsStillChecked() throws {
+        let keychain = try temporary.open()
+        _ = try keychain.add(password(account: "a", secret: "secret-a")).resultOrThrow()
+        var elsewhere = secretOnly("a")
+        elsewhere.attributes[.accessGroup] = .string("elsewhere")
+        #expect(try keychain.find(elsewhere).resultOrThrow().isEmpty)
+        var here = secretOnly("a")
+        here.attributes[.accessGroup] = .string("")
+        #expect(try keychain.find(here).resultOrThrow().first?.secret?.string == "secret-a")
+    }
+
     /// The row's digest is what the statement selected it by, and its boxes are bound to it: a digest moved to
     /// another row makes that row answer neither query, rather than hand its secret to the other item's key.
     @Test func aPrimaryDigestMovedToAnotherRowOpensNeither() throws {

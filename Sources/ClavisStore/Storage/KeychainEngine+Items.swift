@@ -222,10 +222,15 @@ extension KeychainEngine {
         let wanted = try itemClass.normalized(query.attributes)
         if let limit = query.limit.maximum, limit < 1 { return .done([]) }
         let (sql, values, primaryKeys) = candidateSelection(query, attributes: wanted)
-        // The statement matched the row's digest to one of these keys; nothing else the query names needs checking.
+        // The statement matched the row's digest to one of these keys, and its protection when the query names one;
+        // nothing else the query names needs checking. A group or `sync` among the attributes (the digests take
+        // them from the query's own fields) is checked against the decrypted attributes.
         let secretOnlyKeys =
             secretsOnly && query.secretServiceAttributes.isEmpty
-                && wanted.keys.allSatisfy({ $0 == .accessible || itemClass.primaryKey.contains($0) })
+                && wanted.keys.allSatisfy({ key in
+                    key == .accessible
+                        || (key != .accessGroup && key != .synchronizable && itemClass.primaryKey.contains(key))
+                })
             ? primaryKeys : nil
         let proof = query.authentication?.accepted(by: keybag.identity)
         var found: [Match] = []
