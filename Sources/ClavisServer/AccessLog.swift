@@ -22,17 +22,15 @@ public final class AccessLog: Sendable {
     public let limit: Int
     private let file = Mutex<OpenFile>(OpenFile())
     private let journal: JournalCopy?
-    /// The entries announced (`announce`) and not yet recorded: their answers may have gone out already.
-    private let unrecorded = Mutex<Unrecorded>(Unrecorded())
+    /// The entries announced (`announce`) and not yet written: their answers may have gone out already.
+    private let unwritten = Mutex<Unwritten>(Unwritten())
 
-    private struct Unrecorded {
+    private struct Unwritten {
         var nextTicket: UInt64 = 0
-        var tickets: Set<UInt64> = []
+        var entries: [UInt64: AccessLogEntry] = [:]
     }
 
-    /// A promise that an entry will be recorded, taken before the answer it records is sent, so that the entry
-    /// can be written after the caller has its answer: `lines` waits for every entry announced before it is asked.
-    /// Recorded with `record(_:announced:)`.
+    /// An entry handed to the log before the answer it records is sent, to be written after it (`record(_:)`).
     public struct Announcement: Sendable {
         fileprivate let ticket: UInt64
     }
@@ -56,20 +54,23 @@ public final class AccessLog: Sendable {
         self.journal = journal && JournalCopy.isAvailable ? JournalCopy() : nil
     }
 
-    /// Announces an entry whose answer is about to go out; `record(_:announced:)` must follow.
-    public func announce() -> Announcement {
-        unrecorded.withLock { unrecorded in
-            let ticket = unrecorded.nextTicket
-            unrecorded.nextTicket &+= 1
-            unrecorded.tickets.insert(ticket)
+    /// Hands the log `entry`, whose answer is about to go out, to be written by `record(_:)` once it has: the
+    /// entry leaves the answer's way, and a question to the log (`lines`) writes every entry announced and not yet
+    /// written before it reads, so whatever a caller asks after its answer finds the entry. Nothing waits on a
+    /// caller: a peer that never reads its answer leaves its entry to the next question.
+    public func announce(_ entry: AccessLogEntry) -> Announcement {
+        unwritten.withLock { unwritten in
+            let ticket = unwritten.nextTicket
+            unwritten.nextTicket &+= 1
+            unwritten.entries[ticket] = entry
             return Announcement(ticket: ticket)
         }
     }
 
-    /// Records the entry `announcement` promised.
-    public func record(_ entry: AccessLogEntry, announced announcement: Announcement) {
+    /// Writes the entry `announcement` handed over, unless a question to the log wrote it already.
+    public func record(_ announcement: Announcement) {
+        guard let entry = unwritten.withLock({ $0.entries.removeValue(forKey: announcement.ticket) }) else { return }
         record(entry)
-        _ = unrecorded.withLock { $0.tickets.remove(announcement.ticket) }
     }
 
     /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
@@ -105,10 +106,12 @@ public final class AccessLog: Sendable {
     /// The entries `query` asks for that user `viewer` may see (its own; root sees all), oldest first, as the JSON
     /// lines the log holds.
     public func lines(matching query: AccessLogQuery, viewer: UInt32) -> Data {
-        // Every answer that went out before this question has its entry: those still being written are waited for
-        // (a few microseconds each); entries announced later are not.
-        let awaited = unrecorded.withLock { $0.tickets }
-        while !awaited.isEmpty && unrecorded.withLock({ !$0.tickets.isDisjoint(with: awaited) }) { sched_yield() }
+        // Every answer that went out before this question has its entry: those not written yet are written now.
+        let announced = unwritten.withLock { unwritten in
+            defer { unwritten.entries.removeAll() }
+            return unwritten.entries.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for entry in announced { record(entry) }
         // Under the lock, so that no rotation moves a file between the two reads.
         let contents = file.withLock { _ in Self.contents(of: path + ".1") + Self.contents(of: path) }
         var matched: [UInt8] = []

@@ -179,12 +179,16 @@ public final class KeychainDaemon: Sendable {
                 response.encode(to: &writer)
             }
             let (status, outcome) = RequestHandler.outcome(of: response)
-            let time = Date()
+            let entry = AccessLogEntry(
+                time: Date(), uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
+                application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
+                itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
+                items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
             var reply = Frame(requestID: frame.requestID, body: writer.bytes)
             writer.wipe()
-            // Announced before the answer goes out and written after it, while the caller reads its answer: whatever
-            // it asks next (`clavis log`) still finds this entry, since the log waits for announced entries.
-            let announcement = accessLog.announce()
+            // Handed to the log before the answer goes out and written after it, while the caller reads its answer:
+            // whatever it asks next (`clavis log`) still finds the entry.
+            let announcement = accessLog.announce(entry)
             let sent: Bool
             do {
                 try connection.send(reply)
@@ -193,12 +197,7 @@ public final class KeychainDaemon: Sendable {
                 sent = false
             }
             reply.wipe()
-            let entry = AccessLogEntry(
-                time: time, uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
-                application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
-                itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
-                items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
-            accessLog.record(entry, announced: announcement)
+            accessLog.record(announcement)
             guard sent else { return }
         }
     }

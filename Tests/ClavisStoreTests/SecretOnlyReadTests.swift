@@ -80,6 +80,50 @@ import Testing
         #expect(try keychain.find(here).resultOrThrow().first?.secret?.string == "secret-a")
     }
 
+    /// Only passwords are answered from their secret alone: a key's answer depends on its other attributes (one a
+    /// token holds is answered with its public key only), so a key named whole is still read with its attributes.
+    @Test func aKeyNamedWholeIsReadWithItsAttributes() throws {
+        let keychain = try temporary.open()
+        let primaryKey: [AttributeKey: AttributeValue] = [
+            .keyClass: .number(1), .applicationLabel: .data(Data(repeating: 0x5A, count: 20)),
+            .applicationTag: .data(Data("com.example.key".utf8)), .keyType: .number(73), .keySizeInBits: .number(256),
+            .effectiveKeySize: .number(256), .startDate: .date(Date(timeIntervalSince1970: 0)),
+            .endDate: .date(Date(timeIntervalSince1970: 0)), .creator: .number(0),
+        ]
+        _ = try keychain.add(
+            NewItem(
+                itemClass: .key, attributes: primaryKey.merging([.label: .string("K")]) { $1 },
+                secret: "private".secret)
+        ).resultOrThrow()
+        let named = ItemQuery(
+            itemClass: .key, attributes: primaryKey, accessGroups: [""], limit: .one, returnsSecret: true,
+            returnsAttributes: false)
+        #expect(try keychain.explain(named).contains { $0.contains("items_primary_key") })
+        let found = try #require(try keychain.find(named).resultOrThrow().first)
+        #expect(found.secret?.string == "private")
+        #expect(found.attributes[.label] == .string("K"))
+    }
+
+    /// An item of another group is not found by a secret-only read of the caller's groups, and one found in
+    /// several groups comes back once per group, up to the limit.
+    @Test func aSecretOnlyReadSeesTheGroupsItSearchesOnly() throws {
+        let keychain = try temporary.open()
+        for group in ["team.one", "team.two"] {
+            _ = try keychain.add(password(account: "a", secret: "secret-\(group)", [.accessGroup: .string(group)]))
+                .resultOrThrow()
+        }
+        var lookup = secretOnly("a")
+        lookup.accessGroups = ["team.three"]
+        #expect(try keychain.find(lookup).resultOrThrow().isEmpty)
+        lookup.accessGroups = ["team.two", "team.one"]
+        lookup.limit = .all
+        let found = try keychain.find(lookup).resultOrThrow()
+        #expect(found.map { $0.secret?.string } == ["secret-team.one", "secret-team.two"])
+        #expect(found.map { $0.attributes[.accessGroup] } == [.string("team.one"), .string("team.two")])
+        lookup.limit = .one
+        #expect(try keychain.find(lookup).resultOrThrow().map { $0.secret?.string } == ["secret-team.one"])
+    }
+
     /// The row's digest is what the statement selected it by, and its boxes are bound to it: a digest moved to
     /// another row makes that row answer neither query, rather than hand its secret to the other item's key.
     @Test func aPrimaryDigestMovedToAnotherRowOpensNeither() throws {
@@ -132,6 +176,28 @@ import Testing
         #expect(status { try keychain.find(query(account: "open")).resultOrThrow() } == .decode)
         try inspector.set("sealing", id: ids[0], .integer(3))
         #expect(try keychain.find(secretOnly("open")).resultOrThrow().first?.secret?.string == "secret-open")
+    }
+
+    /// An access control added by an update seals the item in the format whose attributes are opened, so its
+    /// policy is asked for; removed, the item is read from its secret alone again.
+    @Test func anAccessControlAddedByAnUpdateIsEvaluatedOnASecretOnlyRead() throws {
+        let keychain = try temporary.open()
+        try keychain.setPasscode("1234".secret, current: nil, kdf: .cheapForTesting())
+        let policy = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .userPresence)
+        _ = try keychain.add(
+            password(account: "a", secret: "secret-a", [.accessible: .string(policy.protection.rawValue)])
+        ).resultOrThrow()
+        _ = try keychain.update(
+            query(account: "a", returnsSecret: false),
+            with: ItemChanges(attributes: [.accessControl: .data(policy.encoded)])
+        ).resultOrThrow()
+        let inspector = try StoreInspector(temporary.home)
+        let id = try #require(try inspector.itemIDs().first)
+        #expect(try inspector.connection.scalar("SELECT sealing FROM items WHERE id = ?", [.integer(id)])?.integer == 2)
+        guard case .needsAuthentication = try keychain.find(secretOnly("a")) else {
+            Issue.record("a secret-only read of an item given an access control did not ask for its policy")
+            return
+        }
     }
 
     /// An update re-seals in the format the item's access control calls for, and rewrites the digest the boxes

@@ -225,8 +225,11 @@ extension KeychainEngine {
         // The statement matched the row's digest to one of these keys, and its protection when the query names one;
         // nothing else the query names needs checking. A group or `sync` among the attributes (the digests take
         // them from the query's own fields) is checked against the decrypted attributes.
+        // Passwords only: a key's or certificate's answer depends on its other attributes (a key a token holds is
+        // answered with its public key alone).
         let secretOnlyKeys =
-            secretsOnly && query.secretServiceAttributes.isEmpty
+            secretsOnly && (itemClass == .genericPassword || itemClass == .internetPassword)
+                && query.secretServiceAttributes.isEmpty
                 && wanted.keys.allSatisfy({ key in
                     key == .accessible
                         || (key != .accessGroup && key != .synchronizable && itemClass.primaryKey.contains(key))
