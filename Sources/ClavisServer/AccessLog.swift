@@ -69,30 +69,39 @@ public final class AccessLog: Sendable {
 
     /// Writes the entry `announcement` handed over, unless a question to the log wrote it already.
     public func record(_ announcement: Announcement) {
-        guard let entry = unwritten.withLock({ $0.entries.removeValue(forKey: announcement.ticket) }) else { return }
-        record(entry)
+        // Taken out of the announced entries under the file's lock: a question to the log, which holds that lock
+        // while it writes the announced entries and reads, finds each entry either announced or written.
+        file.withLock { file in
+            guard let entry = unwritten.withLock({ $0.entries.removeValue(forKey: announcement.ticket) }) else {
+                return
+            }
+            append(entry, to: &file)
+        }
     }
 
     /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
     /// fails the request it records.
     public func record(_ entry: AccessLogEntry) {
+        file.withLock { file in append(entry, to: &file) }
+    }
+
+    /// Appends `entry` to the open file (rotating it first when it would pass `limit`), and hands it to the journal.
+    private func append(_ entry: AccessLogEntry, to file: inout OpenFile) {
         journal?.send(entry)
         let line = entry.jsonLine + [UInt8(ascii: "\n")]
-        file.withLock { file in
-            if file.descriptor < 0 { openCurrent(&file) }
-            // Also a file found too large when first opened (a smaller --access-log-size than before).
-            if file.size > 0 && file.size + line.count > limit {
-                close(file.descriptor)
-                rename(path, path + ".1")
-                openCurrent(&file)
-            }
-            let written = line.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
-            if written == line.count {
-                file.size += line.count
-            } else if !file.reportedFailure {
-                file.reportedFailure = true
-                DaemonLog.report("cannot write the access log \(path): \(String(cString: strerror(errno)))")
-            }
+        if file.descriptor < 0 { openCurrent(&file) }
+        // Also a file found too large when first opened (a smaller --access-log-size than before).
+        if file.size > 0 && file.size + line.count > limit {
+            close(file.descriptor)
+            rename(path, path + ".1")
+            openCurrent(&file)
+        }
+        let written = line.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
+        if written == line.count {
+            file.size += line.count
+        } else if !file.reportedFailure {
+            file.reportedFailure = true
+            DaemonLog.report("cannot write the access log \(path): \(String(cString: strerror(errno)))")
         }
     }
 
@@ -106,14 +115,16 @@ public final class AccessLog: Sendable {
     /// The entries `query` asks for that user `viewer` may see (its own; root sees all), oldest first, as the JSON
     /// lines the log holds.
     public func lines(matching query: AccessLogQuery, viewer: UInt32) -> Data {
-        // Every answer that went out before this question has its entry: those not written yet are written now.
-        let announced = unwritten.withLock { unwritten in
-            defer { unwritten.entries.removeAll() }
-            return unwritten.entries.sorted { $0.key < $1.key }.map(\.value)
+        // Under the lock, so that no rotation moves a file between the two reads; and every answer that went out
+        // before this question has its entry: those not written yet are written first.
+        let contents = file.withLock { file in
+            let announced = unwritten.withLock { unwritten in
+                defer { unwritten.entries.removeAll() }
+                return unwritten.entries.sorted { $0.key < $1.key }.map(\.value)
+            }
+            for entry in announced { append(entry, to: &file) }
+            return Self.contents(of: path + ".1") + Self.contents(of: path)
         }
-        for entry in announced { record(entry) }
-        // Under the lock, so that no rotation moves a file between the two reads.
-        let contents = file.withLock { _ in Self.contents(of: path + ".1") + Self.contents(of: path) }
         var matched: [UInt8] = []
         for line in contents.split(separator: UInt8(ascii: "\n")) {
             guard let entry = AccessLogEntry(jsonLine: line), viewer == 0 || entry.uid == viewer,

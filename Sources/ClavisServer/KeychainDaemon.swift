@@ -187,8 +187,15 @@ public final class KeychainDaemon: Sendable {
             var reply = Frame(requestID: frame.requestID, body: writer.bytes)
             writer.wipe()
             // Handed to the log before the answer goes out and written after it, while the caller reads its answer:
-            // whatever it asks next (`clavis log`) still finds the entry.
-            let announcement = accessLog.announce(entry)
+            // whatever it asks next (`clavis log`) still finds the entry. A question to the log is itself written
+            // before its answer, so that once it is answered the files hold everything answered until then.
+            let announcement: AccessLog.Announcement?
+            if case .accessLog = request {
+                accessLog.record(entry)
+                announcement = nil
+            } else {
+                announcement = accessLog.announce(entry)
+            }
             let sent: Bool
             do {
                 try connection.send(reply)
@@ -197,7 +204,7 @@ public final class KeychainDaemon: Sendable {
                 sent = false
             }
             reply.wipe()
-            accessLog.record(announcement)
+            if let announcement { accessLog.record(announcement) }
             guard sent else { return }
         }
     }

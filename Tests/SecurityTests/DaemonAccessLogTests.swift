@@ -127,6 +127,11 @@ import Testing
         let daemon = try TestDaemon(mode: "user", options: ["--access-log-size", "4"])
         daemons.append(daemon)
         for _ in 0..<60 { #expect(try daemon.client(["status"]).status == 0) }
+        // What is still kept is still shown, the newest last; once the log has answered, its files hold every
+        // entry (an entry is written just after its answer; a question to the log, before its own).
+        let shown = try daemon.client(["log"])
+        #expect(shown.status == 0)
+        #expect(shown.standardOutput.split(separator: "\n").last?.contains(" status ") == true)
         let current = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log")
         let previous = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log.1")
         #expect((current[.size] as? Int ?? .max) <= 4096)
@@ -135,10 +140,6 @@ import Testing
             $0.hasPrefix("access.log")
         }
         #expect(Set(files) == ["access.log", "access.log.1"])
-        // What is still kept is still shown, the newest last.
-        let shown = try daemon.client(["log"])
-        #expect(shown.status == 0)
-        #expect(shown.standardOutput.split(separator: "\n").last?.contains(" status ") == true)
 
         // A file already past the size when the daemon starts (a smaller --access-log-size than before) is rotated
         // before the first entry, not written on.
@@ -148,6 +149,7 @@ import Testing
         let restarted = try TestDaemon(mode: "user", reusing: daemon.folder, options: ["--access-log-size", "4"])
         daemons.append(restarted)
         #expect(try restarted.client(["status"]).status == 0)
+        #expect(try restarted.client(["log"]).status == 0)
         let rotated = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log.1")
         let fresh = try FileManager.default.attributesOfItem(atPath: daemon.state + "/access.log")
         #expect(rotated[.size] as? Int == 10_000)
