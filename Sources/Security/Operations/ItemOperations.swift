@@ -72,10 +72,9 @@ enum ItemOperations {
             result != nil && request.itemClass != .genericPassword && request.itemClass != .internetPassword
             && request.returns.contains(.reference)
         itemQuery.returnsSecret = request.returns.contains(.data) || referenceNeeded
-        // A password's data and persistent reference need none of its attributes (a key's or certificate's result,
-        // and the check for a key a token holds, do).
-        let isPassword = request.itemClass == .genericPassword || request.itemClass == .internetPassword
-        itemQuery.returnsAttributes = !isPassword || request.returns.contains(.attributes)
+        // Data and persistent references need no attributes; the store still reads keys and certificates whole
+        // (their results, and the check for a key a token holds, depend on them).
+        itemQuery.returnsAttributes = request.returns.contains(.attributes)
         let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
             throw KeychainError.noItemMatches(request.itemClass)
