@@ -37,6 +37,11 @@ struct ReadAhead: ~Copyable {
         return received
     }
 
+    /// Calls `body` with the waiting bytes, left in place; the view must not escape.
+    func withWaitingBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(UnsafeRawBufferPointer(rebasing: storage[start..<end]))
+    }
+
     /// Takes the first `length` waiting bytes (there must be as many).
     mutating func take(_ length: Int) -> [UInt8] {
         precondition(length <= count)

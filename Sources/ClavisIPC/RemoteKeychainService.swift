@@ -238,7 +238,10 @@ public final class RemoteKeychainService: KeychainService {
         do {
             return try connection.socket?.receive()
         } catch {
+            let otherVersion = connection.socket?.peerVersion != nil
             connection.socket = nil
+            // The daemon at this socket is of another Clavis: the error names where it runs.
+            if otherVersion { throw KeychainError(error.code, "\(socketPath): \(error.reason)") }
             throw error
         }
     }

@@ -81,8 +81,17 @@ public final class SocketConnection {
             // Waiting for a frame to begin, the connection may wait awake; the rest of a frame follows at once.
             guard try fillReadAhead(polling: readAhead.isEmpty) else {
                 if readAhead.isEmpty { return nil }
+                // A version notice (`sendVersionNotice`) from a Clavis whose header is shorter than this one's.
+                if let version = readAhead.withWaitingBytes(Frame.otherVersion) {
+                    peerVersion = version
+                    throw Frame.versionMismatch(peer: version)
+                }
                 throw KeychainError(.io, "the keychain connection broke in the middle of a message")
             }
+        }
+        if let version = readAhead.withWaitingBytes(Frame.otherVersion) {
+            peerVersion = version
+            throw Frame.versionMismatch(peer: version)
         }
         let (requestID, length) = try Frame.readHeader(readAhead.take(Frame.headerSize))
         // The body grows as its bytes arrive, a megabyte at a time: a header alone (saying 64 MiB and sending
@@ -111,6 +120,16 @@ public final class SocketConnection {
             readAhead.move(upTo: length - body.count, to: &body)
         }
         return Frame(requestID: requestID, body: body)
+    }
+
+    /// The protocol version the peer's last header named when it was not this program's; nil otherwise.
+    public private(set) var peerVersion: UInt8?
+
+    /// Tells a peer that spoke another protocol version which one this end speaks: a frame header of this version
+    /// with request id 0 and no body. Its first five bytes (`CLVS` and the version) keep their place in every
+    /// version, so a client of any Clavis can name both versions rather than see the connection close.
+    public func sendVersionNotice() {
+        try? send(Frame(requestID: 0, body: []))
     }
 
     /// Bytes received ahead of the frame being read (the rest of a frame whose header came with them); zeroed
@@ -154,7 +173,23 @@ public struct Frame: Sendable {
     /// The largest body accepted: a 16 MiB secret with its attributes, or a backup of many items.
     public static let maximumBodySize = 64 * 1024 * 1024
     static let magic: [UInt8] = Array("CLVS".utf8)
-    static let version: UInt8 = 3
+    /// This program's protocol version.
+    public static let version: UInt8 = 3
+    /// The version the header at the start of `bytes` names when it is a Clavis header of another version; nil for
+    /// this version, for fewer than its first five bytes (`CLVS` and the version: the part every version keeps), or
+    /// for bytes that are not Clavis's.
+    static func otherVersion(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
+        guard bytes.count >= 5, bytes[0..<4].elementsEqual(magic), bytes[4] != version else { return nil }
+        return bytes[4]
+    }
+
+    /// The error of a connection whose peer speaks protocol version `peer`.
+    static func versionMismatch(peer: UInt8) -> KeychainError {
+        KeychainError(
+            .notAvailable,
+            "the keychain daemon and this program speak different protocol versions (\(peer) and \(version)): they"
+                + " must come from the same Clavis; restart clavisd after upgrading")
+    }
 
     /// A frame carrying `body`.
     public init(requestID: UInt32, body: [UInt8]) {

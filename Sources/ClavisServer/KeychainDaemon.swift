@@ -135,6 +135,9 @@ public final class KeychainDaemon: Sendable {
             do {
                 received = try connection.receive()
             } catch {
+                // A client of another Clavis learns which version this daemon speaks; anything else malformed ends
+                // the connection without a word.
+                if connection.peerVersion != nil { connection.sendVersionNotice() }
                 return
             }
             guard var frame = received else { return }

@@ -203,6 +203,43 @@ import Testing
             try daemon.client(["find-generic-password", "-s", "vault", "-w"], executable: a).standardOutput == "a\n")
     }
 
+    /// A plain connection to the daemon's socket, for bytes no client would send.
+    private static func rawConnection(to path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(descriptor >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(connected == 0)
+        return descriptor
+    }
+
+    /// A client of another Clavis version hears which version the daemon speaks (a header of its version, no body)
+    /// before the connection closes, so that it can say so instead of reporting a broken connection.
+    @Test func aClientOfAnotherVersionHearsTheDaemonsVersion() throws {
+        let daemon = try TestDaemon(mode: "user")
+        daemons.append(daemon)
+        let descriptor = try Self.rawConnection(to: daemon.socket)
+        defer { close(descriptor) }
+        let later = Array("CLVS".utf8) + [9, 0, 0, 0, 1, 0, 0, 0, 1, 9]
+        #expect(send(descriptor, later, later.count, Int32(MSG_NOSIGNAL)) == later.count)
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            answer += chunk[0..<count]
+        }
+        #expect(answer == Array("CLVS".utf8) + [3] + [UInt8](repeating: 0, count: 8))
+    }
+
     @Test func malformedFramesCloseTheirConnectionAndTheDaemonAnswersOn() throws {
         let (daemon, a, _) = try twoApps()
         #expect(
@@ -211,19 +248,7 @@ import Testing
         var random = SystemRandomNumberGenerator()
         let header = Array("CLVS".utf8) + [3]
         for round in 0..<100_000 {
-            let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            #expect(descriptor >= 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-                for (index, byte) in daemon.socket.utf8.enumerated() { buffer[index] = byte }
-            }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            #expect(connected == 0)
+            let descriptor = try Self.rawConnection(to: daemon.socket)
             var bytes: [UInt8]
             switch round % 4 {
             case 0:

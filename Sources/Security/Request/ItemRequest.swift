@@ -58,7 +58,7 @@ struct ItemRequest {
         }
 
         for (key, kind) in ReturnKinds.keys {
-            if try query.takeBool(key as NSString) == true { returns.insert(kind) }
+            if try query.takeBool(key) == true { returns.insert(kind) }
         }
         if let value = query.take(kSecMatchLimit) {
             limit = try Self.matchLimit(value)

@@ -11,9 +11,10 @@ struct ReturnKinds: OptionSet, Sendable {
     /// `kSecReturnRef`: a reference object; password items have none (see `ResultShape`).
     static let reference = ReturnKinds(rawValue: 1 << 3)
 
-    /// The key that asks for each kind.
-    static let keys: [(String, ReturnKinds)] = [
-        (kSecReturnData as String, .data), (kSecReturnAttributes as String, .attributes),
-        (kSecReturnPersistentRef as String, .persistentReference), (kSecReturnRef as String, .reference),
+    /// The key that asks for each kind (kept as the constants themselves: a `String` would be bridged back to a new
+    /// `NSString` on every call). Immutable, as the constants are.
+    nonisolated(unsafe) static let keys: [(CFString, ReturnKinds)] = [
+        (kSecReturnData, .data), (kSecReturnAttributes, .attributes),
+        (kSecReturnPersistentRef, .persistentReference), (kSecReturnRef, .reference),
     ]
 }

@@ -1,0 +1,115 @@
+import ClavisCore
+import ClavisIPC
+import Dispatch
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A client and a daemon of different Clavis versions name both protocol versions, rather than see the connection
+/// close (`errSecIO`) with nothing said.
+@Suite struct VersionMismatchTests {
+    private static let streamType: Int32 = {
+        #if canImport(Glibc)
+            Int32(SOCK_STREAM.rawValue)
+        #else
+            SOCK_STREAM
+        #endif
+    }()
+
+    /// Two connected ends of a Unix stream socket: raw bytes go in at the first, frames come out of the second.
+    private func connectedPair() throws -> (Int32, SocketConnection) {
+        var descriptors: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Self.streamType, 0, &descriptors) == 0 else {
+            throw KeychainError(.io, "socketpair failed")
+        }
+        return (descriptors[0], SocketConnection(descriptor: descriptors[1]))
+    }
+
+    /// A header of protocol version 9 (request id 1, no body), as a later Clavis might send one.
+    private static let laterHeader = Array("CLVS".utf8) + [9, 0, 0, 0, 1, 0, 0, 0, 0]
+
+    @Test func aHeaderOfAnotherVersionNamesBothVersions() throws {
+        let (peer, receiver) = try connectedPair()
+        defer { close(peer) }
+        #expect(write(peer, Self.laterHeader, Self.laterHeader.count) == Self.laterHeader.count)
+        let error = try #require(throws: KeychainError.self) { try receiver.receive() }
+        #expect(error.code == .notAvailable)
+        #expect(error.reason.contains("(9 and \(Frame.version))"))
+        #expect(receiver.peerVersion == 9)
+    }
+
+    @Test func aNoticeShorterThanThisVersionsHeaderIsNamedToo() throws {
+        // A Clavis whose header is shorter says its magic and version, then closes.
+        let (peer, receiver) = try connectedPair()
+        let notice = Array("CLVS".utf8) + [2]
+        #expect(write(peer, notice, notice.count) == notice.count)
+        close(peer)
+        let error = try #require(throws: KeychainError.self) { try receiver.receive() }
+        #expect(error.code == .notAvailable)
+        #expect(error.reason.contains("(2 and \(Frame.version))"))
+    }
+
+    @Test func bytesThatAreNotClavissAreNoVersionMismatch() throws {
+        let (peer, receiver) = try connectedPair()
+        let bytes = Array("HTTP/1.1 200".utf8) + [0, 0, 0]
+        #expect(write(peer, bytes, bytes.count) == bytes.count)
+        close(peer)
+        let error = try #require(throws: KeychainError.self) { try receiver.receive() }
+        #expect(error.code != .notAvailable)
+        #expect(receiver.peerVersion == nil)
+    }
+
+    @Test func theNoticeIsAnEmptyFrameOfThisVersion() throws {
+        let (peer, sender) = try connectedPair()
+        defer { close(peer) }
+        sender.sendVersionNotice()
+        var bytes = [UInt8](repeating: 0, count: Frame.headerSize)
+        #expect(recv(peer, &bytes, bytes.count, Int32(MSG_WAITALL)) == bytes.count)
+        #expect(Array(bytes[0..<5]) == Array("CLVS".utf8) + [Frame.version])
+        #expect(Array(bytes[5...]).allSatisfy { $0 == 0 })
+    }
+
+    /// A client of this Clavis calling a daemon of a later one: the call fails with `errSecNotAvailable`, naming the
+    /// socket and both versions.
+    @Test func aClientCallingADaemonOfAnotherVersionIsToldSo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clavis-version-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("clavisd.sock").path
+        let listener = socket(AF_UNIX, Self.streamType, 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(listener, 1) == 0)
+        // The later daemon reads the request, answers with its own header and closes, as clavisd does.
+        let serving = DispatchGroup()
+        DispatchQueue.global().async(group: serving) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            var request = [UInt8](repeating: 0, count: 64)
+            _ = recv(connection, &request, request.count, 0)
+            _ = write(connection, Self.laterHeader, Self.laterHeader.count)
+            close(connection)
+        }
+        let service = RemoteKeychainService(socketPath: path, reason: "test")
+        let error = try #require(throws: KeychainError.self) { try service.status() }
+        serving.wait()
+        #expect(error.code == .notAvailable)
+        #expect(error.reason.hasPrefix(path + ": "))
+        #expect(error.reason.contains("(9 and \(Frame.version))"))
+    }
+}
