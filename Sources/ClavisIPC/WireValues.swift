@@ -8,7 +8,7 @@ extension ByteWriter {
     mutating func itemClass(_ value: ItemClass) { string(value.rawValue) }
 
     mutating func attributes(_ value: [AttributeKey: AttributeValue]) {
-        lengthPrefixed(AttributeCodec.encode(value))
+        lengthPrefixed { AttributeCodec.encode(value, to: &$0) }
     }
 
     mutating func proof(_ value: AuthenticationProof?) {

@@ -21,6 +21,15 @@ import Testing
         #expect(AttributeCodec.encode(attributes) == storedForm)
     }
 
+    @Test func encodingIntoAWriterAfterItsLengthIsTheSameBytes() {
+        var writer = ByteWriter()
+        writer.byte(7)
+        writer.lengthPrefixed { AttributeCodec.encode(attributes, to: &$0) }
+        let length = UInt32(storedForm.count)
+        let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * $0)) }
+        #expect(writer.bytes == [7] + lengthBytes + storedForm)
+    }
+
     @Test func decodingGivesBackEveryValueWithItsType() throws {
         #expect(try AttributeCodec.decode(storedForm) == attributes)
     }

@@ -11,14 +11,21 @@ public enum AttributeCodec {
     /// The encoded form of `attributes` (the format sealed items are stored in: never change it).
     public static func encode(_ attributes: [AttributeKey: AttributeValue]) -> [UInt8] {
         var writer = ByteWriter()
+        encode(attributes, to: &writer)
+        return writer.bytes
+    }
+
+    /// Appends the encoded form of `attributes` to `writer`, the bytes `encode` returns.
+    public static func encode(_ attributes: [AttributeKey: AttributeValue], to writer: inout ByteWriter) {
         writer.byte(version)
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            let code = Array(key.rawValue.utf8)
-            writer.byte(UInt8(code.count))
-            writer.raw(code)
+            var code = key.rawValue
+            code.withUTF8 { utf8 in
+                writer.byte(UInt8(utf8.count))
+                writer.raw(UnsafeRawBufferPointer(utf8))
+            }
             append(value, to: &writer)
         }
-        return writer.bytes
     }
 
     /// Appends one value with its kind tag: also the canonical form a digest is computed over.

@@ -47,6 +47,19 @@ public struct ByteWriter: Sendable {
         raw(payload)
     }
 
+    /// Appends what `body` writes after its 32-bit length, written in place rather than built apart and copied.
+    public mutating func lengthPrefixed(writing body: (inout ByteWriter) -> Void) {
+        let start = bytes.count
+        uint32(0)
+        body(&self)
+        let length = UInt32(bytes.count - start - 4).bigEndian
+        withUnsafeBytes(of: length) { field in
+            bytes.withUnsafeMutableBytes {
+                $0.baseAddress!.advanced(by: start).copyMemory(from: field.baseAddress!, byteCount: 4)
+            }
+        }
+    }
+
     /// Appends a string's UTF-8 bytes with a 32-bit length.
     public mutating func string(_ value: String) {
         var text = value
