@@ -35,6 +35,11 @@ int clavis_socket_receive_timeout(int fd, int seconds) {
     return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
 }
 
+int clavis_socket_send_timeout(int fd, int seconds) {
+    struct timeval timeout = {.tv_sec = seconds, .tv_usec = 0};
+    return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+}
+
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
 #endif

@@ -45,6 +45,12 @@ public final class SocketConnection {
         self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
     }
 
+    /// Limits how long a send may wait for the peer to read (a full socket buffer): past `seconds` without room,
+    /// the send fails with `io` and the frame is not delivered whole.
+    public func limitSendWait(seconds: Int32) {
+        _ = clavis_socket_send_timeout(descriptor, seconds)
+    }
+
     /// How long a client waits for an answer before the call fails with `io`.
     public static let answerTimeoutSeconds: Int32 = 120
 

@@ -85,6 +85,9 @@ public final class KeychainDaemon: Sendable {
     static let nextRequestPollMicroseconds: UInt32 = 100
     /// How long a connection may sit between requests, and a request take to arrive, in seconds.
     static let idleSeconds: Int32 = 600
+    /// How long an answer may wait for its client to read it, in seconds (as long as a client waits for one): a
+    /// client that never reads holds its connection's thread, and the answer's memory (up to 64 MiB), no longer.
+    static let answerWaitSeconds: Int32 = 120
     private let openConnections = Mutex<[UInt32: Int]>([:])
 
     /// Serves `connection` on a thread of its own, unless its user already holds `connectionsPerUser`: one user's
@@ -104,6 +107,7 @@ public final class KeychainDaemon: Sendable {
         }
         guard admitted else { return }
         _ = clavis_socket_receive_timeout(descriptor, Self.idleSeconds)
+        connection.limitSendWait(seconds: Self.answerWaitSeconds)
         let handedOver = SendableConnection(connection)
         let started = DetachedThread.start {
             self.serve(handedOver.connection, uid: uid, pid: peerPID)

@@ -77,6 +77,17 @@ import Testing
         #expect(small.requestID == 4 && small.body == [9])
     }
 
+    /// A peer that never reads fails a send once its wait is limited, instead of holding the sender forever.
+    @Test func aSendToAPeerThatNeverReadsEndsOnceItsWaitIsLimited() throws {
+        let (sender, receiver) = try connectedPair()
+        sender.limitSendWait(seconds: 1)
+        // Far more than a socket's buffer holds, and nobody reads it.
+        let frame = Frame(requestID: 9, body: [UInt8](repeating: 7, count: 16 * 1024 * 1024))
+        let error = try #require(throws: KeychainError.self) { try sender.send(frame) }
+        #expect(error.code == .io)
+        withExtendedLifetime(receiver) {}
+    }
+
     @Test func anEndBetweenFramesIsNilAndAnEndInsideOneIsAnError() throws {
         let bytes = try wireBytes(Frame(requestID: 5, body: Array("cut short".utf8)))
         var (sender, receiver) = try connectedPair()
