@@ -3,34 +3,56 @@ import ClavisCore
 import Dispatch
 import Synchronization
 
-/// Sends access-log entries to the systemd journal (sd-journal) on a queue of their own: a slow or stuck journal
-/// never holds up a keychain request. At most `backlog` entries wait; past that they are dropped from the journal
-/// (never from the log file), and how many is said in the next entry sent.
+/// Sends access-log entries to the systemd journal (sd-journal) in batches, on a queue of their own: a slow or stuck
+/// journal never holds up a keychain request, and a request never wakes another thread. The first entry of a batch
+/// schedules it to be sent `batchDelay` later; the entries that follow join it. Handing each entry to the queue at
+/// once woke a thread on every request: through clavisd, a read took 88-93 µs at p50 with a journal against 51-68
+/// without in the same runs, a status 40-52 against 21-25. At most `backlog` entries wait; past that they are
+/// dropped from the journal (never from the log file), and how many is said in the next entry sent. Entries still
+/// waiting when the daemon is killed reach only the file.
 final class JournalCopy: Sendable {
     /// True when a journal runs on this machine.
     static var isAvailable: Bool { clavis_journal_available() != 0 }
 
     /// The most entries waiting to be sent.
     static let backlog = 1024
+    /// How long the first entry of a batch waits for the others.
+    static let batchDelay = DispatchTimeInterval.milliseconds(100)
     /// The journal's identifier for clavisd's access entries, so `journalctl MESSAGE_ID=…` finds them all.
     static let messageID = "6f1a2d8e4b7c4f0e9a3d5c2b1e8f7a60"
 
+    /// The entries waiting, and the counts of those dropped.
+    private struct Batch {
+        var entries: [AccessLogEntry] = []
+        /// Dropped since this batch began: each after every entry in it, so told with the next batch's first entry.
+        var dropped = 0
+        /// Dropped before this batch began, told with its first entry.
+        var droppedBefore = 0
+    }
+
     private let queue = DispatchQueue(label: "clavisd.journal")
-    private let waiting = Atomic<Int>(0)
-    private let dropped = Atomic<Int>(0)
+    private let batch = Mutex(Batch())
 
     /// Queues `entry` for the journal.
     func send(_ entry: AccessLogEntry) {
-        guard waiting.add(1, ordering: .relaxed).newValue <= Self.backlog else {
-            waiting.subtract(1, ordering: .relaxed)
-            dropped.add(1, ordering: .relaxed)
-            return
+        let beginsBatch = batch.withLock { batch in
+            guard batch.entries.count < Self.backlog else {
+                batch.dropped += 1
+                return false
+            }
+            batch.entries.append(entry)
+            return batch.entries.count == 1
         }
-        queue.async {
-            defer { self.waiting.subtract(1, ordering: .relaxed) }
-            let lost = self.dropped.exchange(0, ordering: .relaxed)
-            Self.write(entry, dropped: lost)
+        if beginsBatch { queue.asyncAfter(deadline: .now() + Self.batchDelay) { self.sendBatch() } }
+    }
+
+    /// Sends the entries waiting, the first saying how many were dropped before them.
+    private func sendBatch() {
+        let (entries, droppedBefore) = batch.withLock { batch in
+            defer { batch = Batch(droppedBefore: batch.dropped) }
+            return (batch.entries, batch.droppedBefore)
         }
+        for (index, entry) in entries.enumerated() { Self.write(entry, dropped: index == 0 ? droppedBefore : 0) }
     }
 
     /// One journal entry: a readable MESSAGE and the entry's fields (CLAVIS_*), never a value or a secret.
