@@ -35,11 +35,6 @@ int clavis_socket_receive_timeout(int fd, int seconds) {
     return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
 }
 
-int clavis_socket_send_timeout(int fd, int seconds) {
-    struct timeval timeout = {.tv_sec = seconds, .tv_usec = 0};
-    return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-}
-
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
 #endif
@@ -133,18 +128,39 @@ int clavis_socket_accept(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 }
 
-int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length) {
+static long long clavis_monotonic_milliseconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length,
+                           int limit_seconds) {
     struct iovec parts[2] = {
         {.iov_base = (void *)head, .iov_len = head_length},
         {.iov_base = (void *)body, .iov_len = body_length},
     };
     struct iovec *next = parts;
     int count = 2;
+    /* With a limit, nothing blocks inside sendmsg: each send takes what fits, and the waits for room between them
+       share one deadline (a timeout on the socket would start again at every wait, so a peer reading a little now
+       and then could hold the sender for hours). */
+    long long deadline = limit_seconds > 0 ? clavis_monotonic_milliseconds() + (long long)limit_seconds * 1000 : 0;
     while (count > 0) {
         struct msghdr message = {.msg_iov = next, .msg_iovlen = (size_t)count};
-        ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+        ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL | (deadline > 0 ? MSG_DONTWAIT : 0));
         if (sent < 0) {
             if (errno == EINTR) continue;
+            if (deadline > 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                long long remaining = deadline - clavis_monotonic_milliseconds();
+                if (remaining <= 0) {
+                    errno = ETIMEDOUT;
+                    return -1;
+                }
+                struct pollfd room = {.fd = fd, .events = POLLOUT, .revents = 0};
+                if (poll(&room, 1, remaining > 60000 ? 60000 : (int)remaining) < 0 && errno != EINTR) return -1;
+                continue;
+            }
             return -1;
         }
         while (count > 0 && (size_t)sent >= next->iov_len) {

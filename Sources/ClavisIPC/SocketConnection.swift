@@ -45,11 +45,14 @@ public final class SocketConnection {
         self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
     }
 
-    /// Limits how long a send may wait for the peer to read (a full socket buffer): past `seconds` without room,
-    /// the send fails with `io` and the frame is not delivered whole.
+    /// Limits how long one send may take while the peer does not read (a full socket buffer): past `seconds` from
+    /// its start, whatever the peer read meanwhile, the send fails with `io` and the frame is not delivered whole.
     public func limitSendWait(seconds: Int32) {
-        _ = clavis_socket_send_timeout(descriptor, seconds)
+        sendLimitSeconds = seconds
     }
+
+    /// The limit `limitSendWait` set; 0 for none.
+    private var sendLimitSeconds: Int32 = 0
 
     /// How long a client waits for an answer before the call fails with `io`.
     public static let answerTimeoutSeconds: Int32 = 120
@@ -69,7 +72,8 @@ public final class SocketConnection {
         let sent =
             header.bytes.withUnsafeBytes { head in
                 frame.body.withUnsafeBytes { body in
-                    clavis_socket_send_two(descriptor, head.baseAddress, head.count, body.baseAddress, body.count)
+                    clavis_socket_send_two(
+                        descriptor, head.baseAddress, head.count, body.baseAddress, body.count, sendLimitSeconds)
                 }
             } == 0
         guard sent else {
@@ -84,21 +88,24 @@ public final class SocketConnection {
     public func receive() throws(KeychainError) -> Frame? {
         // One receive usually brings the header and the whole body of a small frame: one system call per frame.
         while readAhead.count < Frame.headerSize {
-            // Waiting for a frame to begin, the connection may wait awake; the rest of a frame follows at once.
-            guard try fillReadAhead(polling: readAhead.isEmpty) else {
+            // A header of another version is known by its first five bytes, whatever follows them or fails to: a
+            // Clavis whose header is shorter than this one's may send no more (`sendVersionNotice`).
+            try refuseOtherVersion()
+            let received: Bool
+            do {
+                // Waiting for a frame to begin, the connection may wait awake; the rest of a frame follows at once.
+                received = try fillReadAhead(polling: readAhead.isEmpty)
+            } catch {
+                try refuseOtherVersion()
+                throw error
+            }
+            guard received else {
                 if readAhead.isEmpty { return nil }
-                // A version notice (`sendVersionNotice`) from a Clavis whose header is shorter than this one's.
-                if let version = readAhead.withWaitingBytes(Frame.otherVersion) {
-                    peerVersion = version
-                    throw Frame.versionMismatch(peer: version)
-                }
+                try refuseOtherVersion()
                 throw KeychainError(.io, "the keychain connection broke in the middle of a message")
             }
         }
-        if let version = readAhead.withWaitingBytes(Frame.otherVersion) {
-            peerVersion = version
-            throw Frame.versionMismatch(peer: version)
-        }
+        try refuseOtherVersion()
         let (requestID, length) = try Frame.readHeader(readAhead.take(Frame.headerSize))
         // The body grows as its bytes arrive, a megabyte at a time: a header alone (saying 64 MiB and sending
         // nothing) costs the receiver nothing.
@@ -126,6 +133,14 @@ public final class SocketConnection {
             readAhead.move(upTo: length - body.count, to: &body)
         }
         return Frame(requestID: requestID, body: body)
+    }
+
+    /// Throws `Frame.versionMismatch` (and notes the version) when the waiting bytes begin a header of another
+    /// protocol version.
+    private func refuseOtherVersion() throws(KeychainError) {
+        guard let version = readAhead.withWaitingBytes(Frame.otherVersion) else { return }
+        peerVersion = version
+        throw Frame.versionMismatch(peer: version)
     }
 
     /// The protocol version the peer's last header named when it was not this program's; nil otherwise.
@@ -194,7 +209,8 @@ public struct Frame: Sendable {
         KeychainError(
             .notAvailable,
             "the keychain daemon and this program speak different protocol versions (\(peer) and \(version)): they"
-                + " must come from the same Clavis; restart clavisd after upgrading")
+                + " must come from the same Clavis; after an upgrade, restart clavisd or this program,"
+                + " whichever is older")
     }
 
     /// A frame carrying `body`.

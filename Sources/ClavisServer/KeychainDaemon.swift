@@ -85,8 +85,8 @@ public final class KeychainDaemon: Sendable {
     static let nextRequestPollMicroseconds: UInt32 = 100
     /// How long a connection may sit between requests, and a request take to arrive, in seconds.
     static let idleSeconds: Int32 = 600
-    /// How long an answer may wait for its client to read it, in seconds (as long as a client waits for one): a
-    /// client that never reads holds its connection's thread, and the answer's memory (up to 64 MiB), no longer.
+    /// How long sending an answer may take, in seconds (as long as a client waits for one): a client that reads it
+    /// slowly or never holds its connection's thread, and the answer's memory (up to 64 MiB), no longer.
     static let answerWaitSeconds: Int32 = 120
     private let openConnections = Mutex<[UInt32: Int]>([:])
 

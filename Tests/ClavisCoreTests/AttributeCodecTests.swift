@@ -28,6 +28,13 @@ import Testing
         let length = UInt32(storedForm.count)
         let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * $0)) }
         #expect(writer.bytes == [7] + lengthBytes + storedForm)
+        // Longer than the writer's first buffer: the length still lands in front once the bytes have moved.
+        let large: [AttributeKey: AttributeValue] = [.generic: .data(Data(repeating: 5, count: 1000))]
+        var grown = ByteWriter()
+        grown.lengthPrefixed { AttributeCodec.encode(large, to: &$0) }
+        let encoded = AttributeCodec.encode(large)
+        let grownLength = UInt32(encoded.count)
+        #expect(grown.bytes == (0..<4).map { UInt8(truncatingIfNeeded: grownLength >> (24 - 8 * $0)) } + encoded)
     }
 
     @Test func decodingGivesBackEveryValueWithItsType() throws {

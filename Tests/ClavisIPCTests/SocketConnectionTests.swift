@@ -2,6 +2,7 @@ import ClavisCore
 import ClavisIPC
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -78,7 +79,7 @@ import Testing
     }
 
     /// A peer that never reads fails a send once its wait is limited, instead of holding the sender forever.
-    @Test func aSendToAPeerThatNeverReadsEndsOnceItsWaitIsLimited() throws {
+    @Test(.timeLimit(.minutes(1))) func aSendToAPeerThatNeverReadsEndsOnceItsWaitIsLimited() throws {
         let (sender, receiver) = try connectedPair()
         sender.limitSendWait(seconds: 1)
         // Far more than a socket's buffer holds, and nobody reads it.
@@ -86,6 +87,29 @@ import Testing
         let error = try #require(throws: KeychainError.self) { try sender.send(frame) }
         #expect(error.code == .io)
         withExtendedLifetime(receiver) {}
+    }
+
+    /// The limit holds for the whole send: a peer that reads a little now and then, each time within the limit,
+    /// still fails a send that would take it far longer.
+    @Test(.timeLimit(.minutes(1))) func aSendToAPeerThatReadsSlowlyEndsAtItsLimit() throws {
+        let (sender, receiver) = try connectedPair()
+        sender.limitSendWait(seconds: 1)
+        let frame = Frame(requestID: 10, body: [UInt8](repeating: 7, count: 16 * 1024 * 1024))
+        let done = Atomic<Bool>(false)
+        let descriptor = receiver.descriptor
+        let reading = DispatchGroup()
+        DispatchQueue.global().async(group: reading) {
+            // 64 KiB every 0.3 s: the whole frame would take over a minute.
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            while !done.load(ordering: .relaxed) {
+                usleep(300_000)
+                _ = recv(descriptor, &chunk, chunk.count, Int32(MSG_DONTWAIT))
+            }
+        }
+        let error = try #require(throws: KeychainError.self) { try sender.send(frame) }
+        done.store(true, ordering: .relaxed)
+        reading.wait()
+        #expect(error.code == .io)
     }
 
     @Test func anEndBetweenFramesIsNilAndAnEndInsideOneIsAnError() throws {

@@ -54,6 +54,17 @@ import Testing
         #expect(error.reason.contains("(2 and \(Frame.version))"))
     }
 
+    @Test(.timeLimit(.minutes(1))) func aShortHeaderOfAnotherVersionIsNamedWithoutWaitingForMore() throws {
+        // Its magic and version, and nothing more for now: the connection stays open.
+        let (peer, receiver) = try connectedPair()
+        defer { close(peer) }
+        let notice = Array("CLVS".utf8) + [9]
+        #expect(write(peer, notice, notice.count) == notice.count)
+        let error = try #require(throws: KeychainError.self) { try receiver.receive() }
+        #expect(error.code == .notAvailable)
+        #expect(receiver.peerVersion == 9)
+    }
+
     @Test func bytesThatAreNotClavissAreNoVersionMismatch() throws {
         let (peer, receiver) = try connectedPair()
         let bytes = Array("HTTP/1.1 200".utf8) + [0, 0, 0]

@@ -223,7 +223,7 @@ import Testing
 
     /// A client of another Clavis version hears which version the daemon speaks (a header of its version, no body)
     /// before the connection closes, so that it can say so instead of reporting a broken connection.
-    @Test func aClientOfAnotherVersionHearsTheDaemonsVersion() throws {
+    @Test(.timeLimit(.minutes(1))) func aClientOfAnotherVersionHearsTheDaemonsVersion() throws {
         let daemon = try TestDaemon(mode: "user")
         daemons.append(daemon)
         let descriptor = try Self.rawConnection(to: daemon.socket)

@@ -19,9 +19,6 @@ void clavis_wait_readable(int fd, int milliseconds);
 /// Sets how long a receive on `fd` may block before failing with EAGAIN; 0, or -1 with errno set.
 int clavis_socket_receive_timeout(int fd, int seconds);
 
-/// Sets how long a send on `fd` may wait for the peer to make room before failing with EAGAIN; 0, or -1 with errno
-/// set.
-int clavis_socket_send_timeout(int fd, int seconds);
 
 /// A pidfd for the peer of `fd` bound by the kernel at connect time (SO_PEERPIDFD, Linux 6.5), or -1 with errno
 /// set (ENOPROTOOPT on older kernels).
@@ -52,8 +49,10 @@ int clavis_socket_listen(const char *path, unsigned int mode);
 int clavis_socket_accept(int fd);
 
 /// Writes all of `head`, then all of `body`, in one system call when the socket takes them at once, without
-/// raising SIGPIPE; 0, or -1 with errno set.
-int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length);
+/// raising SIGPIPE; 0, or -1 with errno set (ETIMEDOUT when `limit_seconds`, if above 0, passed before the peer took
+/// them all).
+int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length,
+                           int limit_seconds);
 
 /// Reads exactly `length` bytes; 0, 1 at a clean end of stream before the first byte, or -1 with errno set
 /// (ECONNRESET for an end of stream in the middle).
