@@ -196,6 +196,13 @@ int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
     return 0;
 }
 
+long clavis_socket_receive_waiting(int fd, void *buffer, size_t length) {
+    while (1) {
+        ssize_t got = recv(fd, buffer, length, MSG_DONTWAIT);
+        if (got >= 0 || errno != EINTR) return (long)got;
+    }
+}
+
 long clavis_socket_receive_some(int fd, void *buffer, size_t length) {
     while (1) {
         ssize_t got = recv(fd, buffer, length, 0);

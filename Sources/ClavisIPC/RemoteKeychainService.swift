@@ -212,6 +212,10 @@ public final class RemoteKeychainService: KeychainService {
             do {
                 try socket.send(frame)
             } catch {
+                if let version = socket.versionNoticeLeft() {
+                    connection.socket = nil
+                    throw located(Frame.versionMismatch(peer: version))
+                }
                 // The daemon went away since the last call: connect again once; nothing was carried out.
                 connection.socket = nil
                 let fresh = try SocketConnection(connectingTo: socketPath)
@@ -240,10 +244,14 @@ public final class RemoteKeychainService: KeychainService {
         } catch {
             let otherVersion = connection.socket?.peerVersion != nil
             connection.socket = nil
-            // The daemon at this socket is of another Clavis: the error names where it runs.
-            if otherVersion { throw KeychainError(error.code, "\(socketPath): \(error.reason)") }
+            if otherVersion { throw located(error) }
             throw error
         }
+    }
+
+    /// `error` (the daemon at this socket is of another Clavis) naming where the daemon runs.
+    private func located(_ error: KeychainError) -> KeychainError {
+        KeychainError(error.code, "\(socketPath): \(error.reason)")
     }
 
     private func unexpected() -> KeychainError {

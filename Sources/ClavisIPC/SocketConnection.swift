@@ -143,6 +143,18 @@ public final class SocketConnection {
         throw Frame.versionMismatch(peer: version)
     }
 
+    /// After a send failed: the protocol version of a notice the peer left before closing, if it left one (a daemon
+    /// of another version answers the start of a frame it cannot read and closes, so a frame larger than the
+    /// socket's buffer fails to send with the notice unread). Never waits.
+    public func versionNoticeLeft() -> UInt8? {
+        if readAhead.count < Frame.headerSize {
+            _ = readAhead.fill { clavis_socket_receive_waiting(descriptor, $0, $1) }
+        }
+        guard let version = readAhead.withWaitingBytes(Frame.otherVersion) else { return nil }
+        peerVersion = version
+        return version
+    }
+
     /// The protocol version the peer's last header named when it was not this program's; nil otherwise.
     public private(set) var peerVersion: UInt8?
 
@@ -205,7 +217,7 @@ public struct Frame: Sendable {
     }
 
     /// The error of a connection whose peer speaks protocol version `peer`.
-    static func versionMismatch(peer: UInt8) -> KeychainError {
+    public static func versionMismatch(peer: UInt8) -> KeychainError {
         KeychainError(
             .notAvailable,
             "the keychain daemon and this program speak different protocol versions (\(peer) and \(version)): they"

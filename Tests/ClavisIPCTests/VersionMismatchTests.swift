@@ -85,16 +85,17 @@ import Testing
         #expect(Array(bytes[5...]).allSatisfy { $0 == 0 })
     }
 
-    /// A client of this Clavis calling a daemon of a later one: the call fails with `errSecNotAvailable`, naming the
-    /// socket and both versions.
-    @Test func aClientCallingADaemonOfAnotherVersionIsToldSo() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clavis-version-\(getpid())")
+    /// A stand-in for a daemon of protocol version 9 at a socket in a new folder: it reads at most `reading` bytes
+    /// of the first request, answers with its own header and closes, as clavisd does with a frame it cannot read.
+    /// It serves one connection: a client that connects again is refused, so a client that missed the notice fails
+    /// the test rather than wait on a daemon that never reads.
+    private func laterDaemon(reading: Int, _ body: (String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("clavis-version-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("clavisd.sock").path
         let listener = socket(AF_UNIX, Self.streamType, 0)
         #expect(listener >= 0)
-        defer { close(listener) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -106,21 +107,47 @@ import Testing
             }
         }
         #expect(bound == 0 && listen(listener, 1) == 0)
-        // The later daemon reads the request, answers with its own header and closes, as clavisd does.
         let serving = DispatchGroup()
         DispatchQueue.global().async(group: serving) {
-            let connection = accept(listener, nil, nil)
+            var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            let connection = poll(&waiting, 1, 30_000) == 1 ? accept(listener, nil, nil) : -1
+            close(listener)
             guard connection >= 0 else { return }
-            var request = [UInt8](repeating: 0, count: 64)
+            var request = [UInt8](repeating: 0, count: reading)
             _ = recv(connection, &request, request.count, 0)
             _ = write(connection, Self.laterHeader, Self.laterHeader.count)
             close(connection)
         }
-        let service = RemoteKeychainService(socketPath: path, reason: "test")
-        let error = try #require(throws: KeychainError.self) { try service.status() }
+        try body(path)
         serving.wait()
-        #expect(error.code == .notAvailable)
-        #expect(error.reason.hasPrefix(path + ": "))
-        #expect(error.reason.contains("(9 and \(Frame.version))"))
+    }
+
+    /// A client of this Clavis calling a daemon of a later one: the call fails with `errSecNotAvailable`, naming the
+    /// socket and both versions.
+    @Test(.timeLimit(.minutes(1))) func aClientCallingADaemonOfAnotherVersionIsToldSo() throws {
+        try laterDaemon(reading: 64) { path in
+            let error = try #require(throws: KeychainError.self) {
+                try RemoteKeychainService(socketPath: path, reason: "test").status()
+            }
+            #expect(error.code == .notAvailable)
+            #expect(error.reason.hasPrefix(path + ": "))
+            #expect(error.reason.contains("(9 and \(Frame.version))"))
+        }
+    }
+
+    /// The same for a request larger than the socket's buffer: the daemon closes before reading it all, so the send
+    /// fails, and the notice it left is read then.
+    @Test(.timeLimit(.minutes(1))) func aRequestTooLargeToSendWholeStillHearsTheNotice() throws {
+        try laterDaemon(reading: 16 * 1024) { path in
+            let item = NewItem(
+                itemClass: .genericPassword, attributes: [.service: .string("large")],
+                secret: SecureBytes([UInt8](repeating: 1, count: 4 * 1024 * 1024)))
+            let error = try #require(throws: KeychainError.self) {
+                try RemoteKeychainService(socketPath: path, reason: "test").add(item)
+            }
+            #expect(error.code == .notAvailable)
+            #expect(error.reason.hasPrefix(path + ": "))
+            #expect(error.reason.contains("(9 and \(Frame.version))"))
+        }
     }
 }

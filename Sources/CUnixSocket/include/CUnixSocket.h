@@ -62,6 +62,10 @@ int clavis_socket_receive_all(int fd, void *buffer, size_t length);
 /// or -1 with errno set.
 long clavis_socket_receive_some(int fd, void *buffer, size_t length);
 
+/// Reads what has already arrived, at most `length` bytes, without waiting; the count, 0 at the end of the stream,
+/// or -1 with errno set (EAGAIN when nothing waits).
+long clavis_socket_receive_waiting(int fd, void *buffer, size_t length);
+
 /// As `clavis_socket_receive_some`, but first polls without sleeping for up to `poll_microseconds`, yielding the
 /// processor between tries, and only then waits asleep: an answer (or a next request) that comes within that time
 /// is taken without the cross-processor wake-up of a sleeping thread.
