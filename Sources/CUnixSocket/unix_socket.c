@@ -128,10 +128,10 @@ int clavis_socket_accept(int fd) {
     return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 }
 
-static long long clavis_monotonic_milliseconds(void) {
+static long long clavis_monotonic_microseconds(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    return (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
 }
 
 int clavis_socket_send_two(int fd, const void *head, size_t head_length, const void *body, size_t body_length,
@@ -145,14 +145,15 @@ int clavis_socket_send_two(int fd, const void *head, size_t head_length, const v
     /* With a limit, nothing blocks inside sendmsg: each send takes what fits, and the waits for room between them
        share one deadline (a timeout on the socket would start again at every wait, so a peer reading a little now
        and then could hold the sender for hours). */
-    long long deadline = limit_seconds > 0 ? clavis_monotonic_milliseconds() + (long long)limit_seconds * 1000 : 0;
+    long long deadline =
+        limit_seconds > 0 ? clavis_monotonic_microseconds() + (long long)limit_seconds * 1000000 : 0;
     while (count > 0) {
         struct msghdr message = {.msg_iov = next, .msg_iovlen = (size_t)count};
         ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL | (deadline > 0 ? MSG_DONTWAIT : 0));
         if (sent < 0) {
             if (errno == EINTR) continue;
             if (deadline > 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-                long long remaining = deadline - clavis_monotonic_milliseconds();
+                long long remaining = (deadline - clavis_monotonic_microseconds() + 999) / 1000;
                 if (remaining <= 0) {
                     errno = ETIMEDOUT;
                     return -1;
@@ -196,24 +197,19 @@ int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
     return 0;
 }
 
-long clavis_socket_receive_waiting(int fd, void *buffer, size_t length) {
+static long clavis_socket_receive_with(int fd, void *buffer, size_t length, int flags) {
     while (1) {
-        ssize_t got = recv(fd, buffer, length, MSG_DONTWAIT);
+        ssize_t got = recv(fd, buffer, length, flags);
         if (got >= 0 || errno != EINTR) return (long)got;
     }
+}
+
+long clavis_socket_receive_waiting(int fd, void *buffer, size_t length) {
+    return clavis_socket_receive_with(fd, buffer, length, MSG_DONTWAIT);
 }
 
 long clavis_socket_receive_some(int fd, void *buffer, size_t length) {
-    while (1) {
-        ssize_t got = recv(fd, buffer, length, 0);
-        if (got >= 0 || errno != EINTR) return (long)got;
-    }
-}
-
-static long long clavis_monotonic_microseconds(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+    return clavis_socket_receive_with(fd, buffer, length, 0);
 }
 
 long clavis_socket_receive_some_polling(int fd, void *buffer, size_t length, unsigned int poll_microseconds) {

@@ -88,20 +88,13 @@ public final class SocketConnection {
     public func receive() throws(KeychainError) -> Frame? {
         // One receive usually brings the header and the whole body of a small frame: one system call per frame.
         while readAhead.count < Frame.headerSize {
-            // A header of another version is known by its first five bytes, whatever follows them or fails to: a
-            // Clavis whose header is shorter than this one's may send no more (`sendVersionNotice`).
+            // A header of another version is known by its first five bytes, checked before each wait for more (a
+            // receive that fails or ends adds none): a Clavis whose header is shorter than this one's may send no
+            // more (`sendVersionNotice`).
             try refuseOtherVersion()
-            let received: Bool
-            do {
-                // Waiting for a frame to begin, the connection may wait awake; the rest of a frame follows at once.
-                received = try fillReadAhead(polling: readAhead.isEmpty)
-            } catch {
-                try refuseOtherVersion()
-                throw error
-            }
-            guard received else {
+            // Waiting for a frame to begin, the connection may wait awake; the rest of a frame follows at once.
+            guard try fillReadAhead(polling: readAhead.isEmpty) else {
                 if readAhead.isEmpty { return nil }
-                try refuseOtherVersion()
                 throw KeychainError(.io, "the keychain connection broke in the middle of a message")
             }
         }
@@ -138,9 +131,15 @@ public final class SocketConnection {
     /// Throws `Frame.versionMismatch` (and notes the version) when the waiting bytes begin a header of another
     /// protocol version.
     private func refuseOtherVersion() throws(KeychainError) {
-        guard let version = readAhead.withWaitingBytes(Frame.otherVersion) else { return }
-        peerVersion = version
+        guard let version = otherVersionWaiting() else { return }
         throw Frame.versionMismatch(peer: version)
+    }
+
+    /// The version the waiting bytes' header names when it is another one, noted in `peerVersion`.
+    private func otherVersionWaiting() -> UInt8? {
+        guard let version = readAhead.withWaitingBytes(Frame.otherVersion) else { return nil }
+        peerVersion = version
+        return version
     }
 
     /// After a send failed: the protocol version of a notice the peer left before closing, if it left one (a daemon
@@ -150,9 +149,7 @@ public final class SocketConnection {
         if readAhead.count < Frame.headerSize {
             _ = readAhead.fill { clavis_socket_receive_waiting(descriptor, $0, $1) }
         }
-        guard let version = readAhead.withWaitingBytes(Frame.otherVersion) else { return nil }
-        peerVersion = version
-        return version
+        return otherVersionWaiting()
     }
 
     /// The protocol version the peer's last header named when it was not this program's; nil otherwise.

@@ -19,7 +19,6 @@ void clavis_wait_readable(int fd, int milliseconds);
 /// Sets how long a receive on `fd` may block before failing with EAGAIN; 0, or -1 with errno set.
 int clavis_socket_receive_timeout(int fd, int seconds);
 
-
 /// A pidfd for the peer of `fd` bound by the kernel at connect time (SO_PEERPIDFD, Linux 6.5), or -1 with errno
 /// set (ENOPROTOOPT on older kernels).
 int clavis_socket_peer_pidfd(int fd);
