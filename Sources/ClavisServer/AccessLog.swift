@@ -79,6 +79,13 @@ public final class AccessLog: Sendable {
         }
     }
 
+    /// Writes every entry announced and not yet written, then sends the journal the entries waiting for it: as the
+    /// daemon stops, so that every answer it gave before is recorded in both.
+    public func flush() {
+        file.withLock { file in writeAnnounced(to: &file) }
+        journal?.flush()
+    }
+
     /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
     /// fails the request it records.
     public func record(_ entry: AccessLogEntry) {
@@ -105,6 +112,15 @@ public final class AccessLog: Sendable {
         }
     }
 
+    /// Appends the entries announced and not yet written, in the order they were announced.
+    private func writeAnnounced(to file: inout OpenFile) {
+        let announced = unwritten.withLock { unwritten in
+            defer { unwritten.entries.removeAll() }
+            return unwritten.entries.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for entry in announced { append(entry, to: &file) }
+    }
+
     /// Opens (creating it when missing) the current file for appending, and notes its size.
     private func openCurrent(_ file: inout OpenFile) {
         file.descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -118,11 +134,7 @@ public final class AccessLog: Sendable {
         // Under the lock, so that no rotation moves a file between the two reads; and every answer that went out
         // before this question has its entry: those not written yet are written first.
         let contents = file.withLock { file in
-            let announced = unwritten.withLock { unwritten in
-                defer { unwritten.entries.removeAll() }
-                return unwritten.entries.sorted { $0.key < $1.key }.map(\.value)
-            }
-            for entry in announced { append(entry, to: &file) }
+            writeAnnounced(to: &file)
             return Self.contents(of: path + ".1") + Self.contents(of: path)
         }
         var matched: [UInt8] = []

@@ -9,8 +9,8 @@ import Synchronization
 /// is sent at once. Handing each entry to the queue at once woke a thread on every request: through clavisd, a read
 /// took 88-93 µs at p50 with a journal against 51-68 without in the same runs, a status 40-52 against 21-25. At most
 /// `backlog` entries wait while the journal takes earlier ones; past that they are dropped from the journal (never
-/// from the log file), and how many is said in the next entry sent. Entries still waiting when the daemon is killed
-/// reach only the file.
+/// from the log file), and how many is said in the next entry sent. A daemon told to stop sends what waits
+/// (`flush`); entries still waiting when it is killed reach only the file.
 final class JournalCopy: Sendable {
     /// True when a journal runs on this machine.
     static var isAvailable: Bool { clavis_journal_available() != 0 }
@@ -50,6 +50,12 @@ final class JournalCopy: Sendable {
         // A batch sent early leaves its timer behind: that one finds a later batch, or none.
         if waiting == 1 { queue.asyncAfter(deadline: .now() + Self.batchDelay) { self.sendBatch() } }
         if waiting == Self.batchSize { queue.async { self.sendBatch() } }
+    }
+
+    /// Sends the entries waiting now, after any batch being sent, and returns once the journal has them: as the
+    /// daemon stops.
+    func flush() {
+        queue.sync { sendBatch() }
     }
 
     /// Sends the entries waiting, if any, the first saying how many were dropped before them.

@@ -95,13 +95,8 @@ if let size = options["--access-log-size"] {
 }
 
 _ = clavis_disable_core_dumps()
-// A parent may have started the daemon with signals blocked (a thread pool's mask is inherited): SIGTERM must stop
-// it, as systemd and operators expect.
-var unblocked = sigset_t()
-sigemptyset(&unblocked)
-sigprocmask(SIG_SETMASK, &unblocked, nil)
-signal(SIGTERM, SIG_DFL)
-signal(SIGINT, SIG_DFL)
+// Before any thread starts: SIGTERM and SIGINT wait for the thread that stops the daemon (StopSignals).
+StopSignals.block()
 signal(SIGPIPE, SIG_IGN)
 let deviceKeyOptions: DeviceKeyOptions
 do throws(KeychainError) {
@@ -148,6 +143,13 @@ if listening < 0 {
 }
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 let daemon = KeychainDaemon(settings: settings, listening: listening)
+// A stop records every answer given before it, then exits at once: a request still running is as if killed (a write
+// is one SQLite transaction, committed or not; its client sees the connection close).
+StopSignals.whenReceived { signal in
+    daemon.accessLog.flush()
+    DaemonLog.report("stopped by \(signal == SIGTERM ? "SIGTERM" : "SIGINT")")
+    _exit(0)
+}
 daemon.followSessionLocks()
 if mode == .user {
     if servesSecretService {

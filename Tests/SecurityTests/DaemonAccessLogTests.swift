@@ -123,6 +123,23 @@ import Testing
         #expect(journalText.contains("CLAVIS_EXECUTABLE=" + a))
     }
 
+    @Test func aStoppedDaemonRecordsEveryAnswerItGaveInTheJournalAndExitsCleanly() throws {
+        let journal = try JournalListener()
+        self.journal = journal
+        let daemon = try TestDaemon(mode: "user")
+        daemons.append(daemon)
+        #expect(try daemon.client(["status"]).status == 0)
+        // Stopped at once after its answer: the journal's copy still waits for its batch (100 ms), and must be sent
+        // before the daemon exits.
+        daemon.terminate()
+        #expect(daemon.exitedCleanly)
+        #expect(daemon.waitForLog("stopped by SIGTERM").contains("stopped by SIGTERM"))
+        let journalText = try journal.text(from: daemon.pid, entries: 1)
+        #expect(journalText.contains("CLAVIS_OPERATION=status"))
+        let file = try String(contentsOfFile: daemon.state + "/access.log", encoding: .utf8)
+        #expect(file.contains("\"operation\":\"status\""))
+    }
+
     @Test func theLogRotatesAtItsSizeAndKeepsTwoFiles() throws {
         let daemon = try TestDaemon(mode: "user", options: ["--access-log-size", "4"])
         daemons.append(daemon)

@@ -99,6 +99,11 @@ final class TestDaemon {
         }
     }
 
+    /// True once the daemon has exited by itself with status 0 (not ended by a signal).
+    var exitedCleanly: Bool {
+        !process.isRunning && process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
     /// Kills the daemon at once (SIGKILL) and waits for it.
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
