@@ -79,8 +79,10 @@ public final class AccessLog: Sendable {
         }
     }
 
-    /// Writes every entry announced and not yet written, then sends the journal the entries waiting for it: as the
-    /// daemon stops, so that every answer it gave before is recorded in both.
+    /// Writes every entry announced and not yet written, then sends the journal the entries waiting for it (giving
+    /// a stalled journal two seconds): as the daemon stops, so that the answers it gave before are recorded in both.
+    /// A request answered while this runs may still miss its journal copy, or its entry if the process ends between
+    /// its answer and its `record`, as with a kill.
     public func flush() {
         file.withLock { file in writeAnnounced(to: &file) }
         journal?.flush()

@@ -52,11 +52,19 @@ final class JournalCopy: Sendable {
         if waiting == Self.batchSize { queue.async { self.sendBatch() } }
     }
 
-    /// Sends the entries waiting now, after any batch being sent, and returns once the journal has them: as the
-    /// daemon stops.
+    /// Sends the entries waiting now, after any batch being sent, and returns once the journal has them or after
+    /// `flushWait`, whichever comes first: as the daemon stops, which a stalled journal must not hold up.
     func flush() {
-        queue.sync { sendBatch() }
+        let sent = DispatchSemaphore(value: 0)
+        queue.async {
+            self.sendBatch()
+            sent.signal()
+        }
+        _ = sent.wait(timeout: .now() + Self.flushWait)
     }
+
+    /// How long a stopping daemon waits for the journal to take what waits for it.
+    static let flushWait = DispatchTimeInterval.seconds(2)
 
     /// Sends the entries waiting, if any, the first saying how many were dropped before them.
     private func sendBatch() {
