@@ -21,8 +21,8 @@ public enum StopSignals {
     /// Blocks SIGTERM and SIGINT in this thread and in every thread it starts from now on, and unblocks every other
     /// signal (a parent may have started the daemon with signals blocked: a thread pool's mask is inherited). Call
     /// before any thread starts. A child starts with them unblocked: `clavis_spawn` gives its children an empty mask,
-    /// and the child of a `fork` inside a library (tpm2-tss's `cmd:` TCTI, which stops its program with SIGTERM and
-    /// waits for it) unblocks them at once.
+    /// and the child of a `fork` inside a library unblocks them at once (a library that stops its program with
+    /// SIGTERM and waits for it would otherwise wait forever).
     public static func block() {
         var signals = stopping
         sigprocmask(SIG_SETMASK, &signals, nil)
