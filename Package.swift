@@ -127,7 +127,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisStore", "ClavisCrypto",
-                "ClavisSQLite", "ClavisIPC", "clavis-fuzz",
+                "ClavisSQLite", "ClavisIPC", "ClavisServer", "clavis-fuzz",
             ],
             exclude: ["SeedsPackage"]),
     ]

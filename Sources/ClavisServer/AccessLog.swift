@@ -1,4 +1,5 @@
 public import ClavisCore
+public import Dispatch
 public import FoundationEssentials
 import Synchronization
 
@@ -46,12 +47,18 @@ public final class AccessLog: Sendable {
     public static let defaultLimit = 8 << 20
 
     /// A log in `folder` (created 0700 when missing), each file at most `limit` bytes, copied to the journal when
-    /// `journal` is true and a journal runs.
-    public init(folder: String, limit: Int = AccessLog.defaultLimit, journal: Bool = true) {
+    /// `journal` is true and a journal runs, in batches that wait `journalBatchDelay` for their entries (100 ms
+    /// unless given).
+    public init(
+        folder: String, limit: Int = AccessLog.defaultLimit, journal: Bool = true,
+        journalBatchDelay: DispatchTimeInterval? = nil
+    ) {
         mkdir(folder, 0o700)
         path = folder + "/access.log"
         self.limit = max(limit, 4096)
-        self.journal = journal && JournalCopy.isAvailable ? JournalCopy() : nil
+        self.journal =
+            journal && JournalCopy.isAvailable
+            ? JournalCopy(batchDelay: journalBatchDelay ?? JournalCopy.batchDelay) : nil
     }
 
     /// Hands the log `entry`, whose answer is about to go out, to be written by `record(_:)` once it has: the

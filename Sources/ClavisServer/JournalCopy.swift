@@ -17,7 +17,7 @@ final class JournalCopy: Sendable {
 
     /// The most entries waiting to be sent.
     static let backlog = 1024
-    /// How long the first entry of a batch waits for the others.
+    /// How long the first entry of a batch waits for the others, unless told otherwise.
     static let batchDelay = DispatchTimeInterval.milliseconds(100)
     /// How many entries a batch holds before it is sent without waiting for `batchDelay`: a daemon answering many
     /// requests a second wakes the queue once per this many, and never fills `backlog` while the journal keeps up.
@@ -36,6 +36,13 @@ final class JournalCopy: Sendable {
 
     private let queue = DispatchQueue(label: "clavisd.journal")
     private let batch = Mutex(Batch())
+    /// How long the first entry of a batch waits for the others here.
+    private let delay: DispatchTimeInterval
+
+    /// A copy whose batches wait `delay` for their entries.
+    init(batchDelay delay: DispatchTimeInterval = JournalCopy.batchDelay) {
+        self.delay = delay
+    }
 
     /// Queues `entry` for the journal.
     func send(_ entry: AccessLogEntry) {
@@ -48,7 +55,7 @@ final class JournalCopy: Sendable {
             return batch.entries.count
         }
         // A batch sent early leaves its timer behind: that one finds a later batch, or none.
-        if waiting == 1 { queue.asyncAfter(deadline: .now() + Self.batchDelay) { self.sendBatch() } }
+        if waiting == 1 { queue.asyncAfter(deadline: .now() + delay) { self.sendBatch() } }
         if waiting == Self.batchSize { queue.async { self.sendBatch() } }
     }
 

@@ -1,5 +1,8 @@
+import ClavisCore
 import Foundation
 import Testing
+
+@testable import ClavisServer
 
 /// clavisd's access log: every request it serves is recorded with the caller the kernel names, the items by
 /// reference and the status, in its state folder and in the journal, and `clavis log` shows each user their own.
@@ -138,6 +141,59 @@ import Testing
         #expect(journalText.contains("CLAVIS_OPERATION=status"))
         let file = try String(contentsOfFile: daemon.state + "/access.log", encoding: .utf8)
         #expect(file.contains("\"operation\":\"status\""))
+    }
+
+    /// An entry for the log's own tests, its operation `operation`.
+    private func entry(_ operation: String) -> AccessLogEntry {
+        AccessLogEntry(
+            time: Date(), uid: 1000, pid: getpid(), executable: "/usr/bin/app", application: "app",
+            operation: operation, status: 0, outcome: "done")
+    }
+
+    @Test func aFlushSendsTheJournalWhatWaitsForItsBatch() throws {
+        let journal = try JournalListener()
+        self.journal = journal
+        let folder = try makeTemporaryFolder("journal-flush")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A batch that would wait an hour: the entry can reach the journal only through the flush.
+        let log = AccessLog(folder: folder + "/log", journalBatchDelay: .seconds(3600))
+        log.record(entry("waiting"))
+        log.flush()
+        #expect(try journal.text(from: getpid(), containing: "CLAVIS_OPERATION=waiting").contains("waiting"))
+    }
+
+    /// Needs a stand-in journal, which it stalls: a journal that runs cannot be stalled from here.
+    static let noJournalRuns = !FileManager.default.fileExists(atPath: JournalListener.socketPath)
+
+    @Test(.enabled(if: noJournalRuns, "stalls a stand-in journal"))
+    func entriesPastTheBacklogAreCountedAndToldOnceTheJournalTakesEntriesAgain() throws {
+        let journal = try JournalListener()
+        self.journal = journal
+        #expect(journal.playsTheSocket)
+        let folder = try makeTemporaryFolder("journal-backlog")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = AccessLog(folder: folder + "/log")
+        // The journal stalls: its socket's queue fills, the copy's sends block, and its backlog fills behind them.
+        journal.pause()
+        let stalled = JournalCopy.backlog * 3
+        for index in 0..<stalled { log.record(entry("stalled-\(index)")) }
+        journal.resume()
+        log.flush()
+        // The entry after them says how many of the stalled ones never reached the journal.
+        log.record(entry("after"))
+        log.flush()
+        let text = try journal.text(from: getpid(), containing: "CLAVIS_OPERATION=after")
+        let received = text.components(separatedBy: "CLAVIS_OPERATION=stalled-").count - 1
+        let told = text.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: " earlier entries were not sent to the journal") else { return nil }
+            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+        }
+        #expect(text.contains("CLAVIS_OPERATION=after"))
+        #expect(received < stalled, "the stall dropped some")
+        #expect(received + told.reduce(0, +) == stalled, "every stalled entry was sent or counted")
+        // Every entry, sent or not, is in the file.
+        let file = try String(contentsOfFile: folder + "/log/access.log", encoding: .utf8)
+        #expect(file.split(separator: "\n").count == stalled + 1)
     }
 
     @Test func theLogRotatesAtItsSizeAndKeepsTwoFiles() throws {

@@ -15,6 +15,36 @@ final class JournalListener: @unchecked Sendable {
     }
     private var createdFolders: [String] = []
     private var reader: Thread?
+    private let gate = Gate()
+
+    /// Whether the reader may take datagrams: a paused one leaves them in the socket, whose queue fills, and the
+    /// sender then blocks as it does on a journal that stalls.
+    private final class Gate: @unchecked Sendable {
+        let condition = NSCondition()
+        var paused = false
+
+        func waitWhilePaused() {
+            condition.lock()
+            while paused { condition.wait() }
+            condition.unlock()
+        }
+
+        func set(paused: Bool) {
+            condition.lock()
+            self.paused = paused
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// True when this listener plays the journal's socket (no journal runs): only then can it stall.
+    var playsTheSocket: Bool { descriptor >= 0 }
+
+    /// Stops taking datagrams, as a stalled journal (one more may still be taken).
+    func pause() { gate.set(paused: true) }
+
+    /// Takes datagrams again.
+    func resume() { gate.set(paused: false) }
 
     init() throws {
         guard !FileManager.default.fileExists(atPath: Self.socketPath) else {
@@ -39,9 +69,10 @@ final class JournalListener: @unchecked Sendable {
         }
         chmod(Self.socketPath, 0o666)  // a system-mode daemon runs as its own user
         let listening = descriptor
-        let thread = Thread { [received] in
+        let thread = Thread { [received, gate] in
             var buffer = [UInt8](repeating: 0, count: 1 << 17)
             while true {
+                gate.waitWhilePaused()
                 let count = buffer.withUnsafeMutableBytes { recv(listening, $0.baseAddress, $0.count, 0) }
                 guard count > 0 else { return }
                 received.bytes.withLock { $0 += buffer[0..<count] + [0x0A] }
@@ -64,9 +95,18 @@ final class JournalListener: @unchecked Sendable {
     /// Everything the journal received from process `pid` (all of what reached the played socket), once it holds at
     /// least `entries` clavisd entries (the daemon sends them from a queue of its own) or ten seconds went by.
     func text(from pid: Int32, entries: Int) throws -> String {
+        try text(from: pid) { $0.components(separatedBy: "MESSAGE_ID=").count - 1 >= entries }
+    }
+
+    /// Everything the journal received from process `pid`, once it holds `marker` or ten seconds went by.
+    func text(from pid: Int32, containing marker: String) throws -> String {
+        try text(from: pid) { $0.contains(marker) }
+    }
+
+    private func text(from pid: Int32, until isComplete: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(10)
         var text = try self.text(from: pid)
-        while text.components(separatedBy: "MESSAGE_ID=").count - 1 < entries && Date() < deadline {
+        while !isComplete(text) && Date() < deadline {
             usleep(20_000)
             text = try self.text(from: pid)
         }
@@ -85,6 +125,7 @@ final class JournalListener: @unchecked Sendable {
     /// Stops playing the socket and removes what it created.
     func stop() {
         guard descriptor >= 0 else { return }
+        resume()
         // An empty datagram ends the reader's receive loop; then the socket goes.
         let waker = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         var address = Self.address
