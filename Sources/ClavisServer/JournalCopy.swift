@@ -60,14 +60,15 @@ final class JournalCopy: Sendable {
     }
 
     /// Sends the entries waiting now, after any batch being sent, and returns once the journal has them or after
-    /// `flushWait`, whichever comes first: as the daemon stops, which a stalled journal must not hold up.
-    func flush() {
+    /// `wait` (`flushWait` unless given), whichever comes first: as the daemon stops, which a stalled journal must
+    /// not hold up.
+    func flush(waitingAtMost wait: DispatchTimeInterval = JournalCopy.flushWait) {
         let sent = DispatchSemaphore(value: 0)
         queue.async {
             self.sendBatch()
             sent.signal()
         }
-        _ = sent.wait(timeout: .now() + Self.flushWait)
+        _ = sent.wait(timeout: .now() + wait)
     }
 
     /// How long a stopping daemon waits for the journal to take what waits for it.

@@ -157,9 +157,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // A batch that would wait an hour: the entry can reach the journal only through the flush.
         let log = AccessLog(folder: folder + "/log", journalBatchDelay: .seconds(3600))
-        log.record(entry("waiting"))
+        // Unique: a real journal keeps the entries of earlier runs, one of which may have had this process's id.
+        let operation = "waiting-\(UUID().uuidString)"
+        log.record(entry(operation))
         log.flush()
-        #expect(try journal.text(from: getpid(), containing: "CLAVIS_OPERATION=waiting").contains("waiting"))
+        let marker = "CLAVIS_OPERATION=" + operation
+        #expect(try journal.text(from: getpid(), containing: marker).contains(marker))
     }
 
     /// Needs a stand-in journal, which it stalls: a journal that runs cannot be stalled from here.
@@ -169,26 +172,36 @@ import Testing
     func entriesPastTheBacklogAreCountedAndToldOnceTheJournalTakesEntriesAgain() throws {
         let journal = try JournalListener()
         self.journal = journal
-        #expect(journal.playsTheSocket)
+        try #require(journal.playsTheSocket)
         let folder = try makeTemporaryFolder("journal-backlog")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let log = AccessLog(folder: folder + "/log")
+        // Daemons of other suites may send to this socket too: this run's operations carry a prefix of their own.
+        let prefix = "run-\(UUID().uuidString)-"
         // The journal stalls: its socket's queue fills, the copy's sends block, and its backlog fills behind them.
+        // At most the queue, a batch being sent and the backlog escape being dropped, so more than those are sent.
+        let queueLength =
+            (try? String(contentsOfFile: "/proc/sys/net/unix/max_dgram_qlen", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 512
+        let stalled = 3 * JournalCopy.backlog + queueLength
         journal.pause()
-        let stalled = JournalCopy.backlog * 3
-        for index in 0..<stalled { log.record(entry("stalled-\(index)")) }
+        // A copy that blocked its caller (a regression) would hang here: the journal resumes in any case.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { journal.resume() }
+        for index in 0..<stalled { log.record(entry(prefix + "stalled-\(index)")) }
         journal.resume()
-        log.flush()
+        log.flush(waitingForTheJournalAtMost: .seconds(60))
         // The entry after them says how many of the stalled ones never reached the journal.
-        log.record(entry("after"))
-        log.flush()
-        let text = try journal.text(from: getpid(), containing: "CLAVIS_OPERATION=after")
-        let received = text.components(separatedBy: "CLAVIS_OPERATION=stalled-").count - 1
-        let told = text.split(separator: "\n").compactMap { line -> Int? in
-            guard let range = line.range(of: " earlier entries were not sent to the journal") else { return nil }
-            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+        log.record(entry(prefix + "after"))
+        log.flush(waitingForTheJournalAtMost: .seconds(60))
+        let text = try journal.text(from: getpid(), containing: "CLAVIS_OPERATION=" + prefix + "after")
+        // Each datagram the stand-in received ends with a blank line; only this run's count.
+        let ours = text.components(separatedBy: "\n\n").filter { $0.contains("CLAVIS_OPERATION=" + prefix) }
+        let received = ours.filter { $0.contains("CLAVIS_OPERATION=" + prefix + "stalled-") }.count
+        let told = ours.compactMap { datagram -> Int? in
+            guard let range = datagram.range(of: " earlier entries were not sent to the journal") else { return nil }
+            return Int(datagram[..<range.lowerBound].split(separator: " ").last ?? "")
         }
-        #expect(text.contains("CLAVIS_OPERATION=after"))
+        #expect(ours.contains { $0.contains("CLAVIS_OPERATION=" + prefix + "after") })
         #expect(received < stalled, "the stall dropped some")
         #expect(received + told.reduce(0, +) == stalled, "every stalled entry was sent or counted")
         // Every entry, sent or not, is in the file.

@@ -16,6 +16,8 @@ final class JournalListener: @unchecked Sendable {
     private var createdFolders: [String] = []
     private var reader: Thread?
     private let gate = Gate()
+    /// Signalled when the reader's loop ends, so that its socket is closed only once nothing reads it.
+    private let readerEnded = DispatchSemaphore(value: 0)
 
     /// Whether the reader may take datagrams: a paused one leaves them in the socket, whose queue fills, and the
     /// sender then blocks as it does on a journal that stalls.
@@ -69,8 +71,9 @@ final class JournalListener: @unchecked Sendable {
         }
         chmod(Self.socketPath, 0o666)  // a system-mode daemon runs as its own user
         let listening = descriptor
-        let thread = Thread { [received, gate] in
+        let thread = Thread { [received, gate, readerEnded] in
             var buffer = [UInt8](repeating: 0, count: 1 << 17)
+            defer { readerEnded.signal() }
             while true {
                 gate.waitWhilePaused()
                 let count = buffer.withUnsafeMutableBytes { recv(listening, $0.baseAddress, $0.count, 0) }
@@ -136,6 +139,7 @@ final class JournalListener: @unchecked Sendable {
         }
         close(waker)
         unlink(Self.socketPath)
+        _ = readerEnded.wait(timeout: .now() + 10)
         close(descriptor)
         for folder in createdFolders.reversed() { rmdir(folder) }
     }
