@@ -87,9 +87,9 @@ public final class AccessLog: Sendable {
     }
 
     /// Writes every entry announced and not yet written, then sends the journal the entries waiting for it (giving
-    /// a stalled journal `wait`, two seconds unless given): as the daemon stops, so that the answers it gave before are recorded in both.
-    /// A request answered while this runs may still miss its journal copy, or its entry if the process ends between
-    /// its answer and its `record`, as with a kill.
+    /// a stalled journal `wait`, `JournalCopy.flushWait` unless given): as the daemon stops, so that the answers it
+    /// gave before are recorded in both. A request answered while this runs may still miss its journal copy, or its
+    /// entry if the process ends between its answer and its `record`, as with a kill.
     public func flush(waitingForTheJournalAtMost wait: DispatchTimeInterval? = nil) {
         file.withLock { file in writeAnnounced(to: &file) }
         journal?.flush(waitingAtMost: wait ?? JournalCopy.flushWait)

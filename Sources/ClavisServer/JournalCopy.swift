@@ -40,7 +40,7 @@ final class JournalCopy: Sendable {
     private let delay: DispatchTimeInterval
 
     /// A copy whose batches wait `delay` for their entries.
-    init(batchDelay delay: DispatchTimeInterval = JournalCopy.batchDelay) {
+    init(batchDelay delay: DispatchTimeInterval) {
         self.delay = delay
     }
 
@@ -60,9 +60,8 @@ final class JournalCopy: Sendable {
     }
 
     /// Sends the entries waiting now, after any batch being sent, and returns once the journal has them or after
-    /// `wait` (`flushWait` unless given), whichever comes first: as the daemon stops, which a stalled journal must
-    /// not hold up.
-    func flush(waitingAtMost wait: DispatchTimeInterval = JournalCopy.flushWait) {
+    /// `wait`, whichever comes first: as the daemon stops, which a stalled journal must not hold up.
+    func flush(waitingAtMost wait: DispatchTimeInterval) {
         let sent = DispatchSemaphore(value: 0)
         queue.async {
             self.sendBatch()

@@ -29,10 +29,7 @@ public enum StopSignals {
         signal(SIGTERM, SIG_DFL)
         signal(SIGINT, SIG_DFL)
         pthread_atfork(nil, nil) {
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            sigaddset(&signals, SIGTERM)
-            sigaddset(&signals, SIGINT)
+            var signals = StopSignals.stopping
             sigprocmask(SIG_UNBLOCK, &signals, nil)
         }
     }

@@ -143,7 +143,7 @@ if listening < 0 {
 }
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 let daemon = KeychainDaemon(settings: settings, listening: listening)
-// A stop records every answer given before it, then exits at once: a request still running is as if killed (a write
+// A stop records the answers given before it, then exits at once: a request still running is as if killed (a write
 // is one SQLite transaction, committed or not; its client sees the connection close).
 StopSignals.whenReceived { signal in
     daemon.accessLog.flush()
