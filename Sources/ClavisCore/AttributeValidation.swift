@@ -4,12 +4,29 @@ extension ItemClass {
     /// - Throws: `noSuchAttribute` for an attribute the class lacks, `param` for a value of the wrong kind or an
     ///   unknown protection class, `dataTooLarge` for a value past `KeychainLimits.attributeValueBytes`.
     public func validate(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) {
+        _ = try check(attributes)
+    }
+
+    /// `validate`, in one pass over `attributes` with one lookup in the schema each; true when a boolean attribute
+    /// was given as a number (which `normalized` turns into a boolean).
+    private func check(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> Bool {
         let kinds = attributeKinds
-        // Checked in any order first; only a failure sorts the keys, so that the one reported is the first by code.
-        let valid = attributes.allSatisfy { key, value in
-            guard let expected = kinds[key] else { return false }
-            return expected.admits(value.kind) && value.byteCount <= KeychainLimits.attributeValueBytes
+        var valid = true
+        var numbersForBooleans = false
+        var protection: AttributeValue?
+        var secretServiceAttributes: AttributeValue?
+        for (key, value) in attributes {
+            guard let expected = kinds[key], expected.admits(value.kind),
+                value.byteCount <= KeychainLimits.attributeValueBytes
+            else {
+                valid = false
+                break
+            }
+            if expected == .bool && value.kind == .number { numbersForBooleans = true }
+            if key == .accessible { protection = value }
+            if key == .secretServiceAttributes { secretServiceAttributes = value }
         }
+        // Only a failure sorts the keys, so that the one reported is the first by code.
         for (key, value) in valid ? [] : attributes.sorted(by: { $0.key < $1.key }) {
             guard let expected = kinds[key] else {
                 throw KeychainError(.noSuchAttribute, "class \(rawValue) has no attribute '\(key)'")
@@ -23,14 +40,13 @@ extension ItemClass {
                     .dataTooLarge, "attribute '\(key)' is larger than \(KeychainLimits.attributeValueBytes) bytes")
             }
         }
-        if let protection = attributes[.accessible], ProtectionClass(rawValue: protection.stringValue ?? "") == nil {
+        if let protection, ProtectionClass(rawValue: protection.stringValue ?? "") == nil {
             throw KeychainError(.param, "attribute 'pdmn' is not a protection class")
         }
-        if case .data(let encoded) = attributes[.secretServiceAttributes],
-            SecretServiceAttributes(encoded: encoded) == nil
-        {
+        if case .data(let encoded) = secretServiceAttributes, SecretServiceAttributes(encoded: encoded) == nil {
             throw KeychainError(.param, "attribute 'ssat' is not an encoded set of Secret Service attributes")
         }
+        return numbersForBooleans
     }
 }
 
@@ -60,7 +76,7 @@ extension ItemClass {
     public func normalized(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> [AttributeKey:
         AttributeValue]
     {
-        try validate(attributes)
+        guard try check(attributes) else { return attributes }
         let kinds = attributeKinds
         var normalized = attributes
         for (key, value) in attributes where kinds[key] == .bool && value.kind == .number {

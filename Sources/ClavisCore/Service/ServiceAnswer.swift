@@ -15,6 +15,7 @@ public enum ServiceAnswer<Result: Sendable>: Sendable {
 
 extension ServiceAnswer {
     /// The same answer with its result transformed; a transform that fails fails the call.
+    @inlinable
     public func map<Other: Sendable, Failure: Error>(_ transform: (Result) throws(Failure) -> Other) throws(Failure)
         -> ServiceAnswer<Other>
     {

@@ -24,9 +24,11 @@ enum ItemOperations {
             for case (let name as String, let value) in attributes { given[name] = value }
             return try IdentityItems.add(given, identity: identity, result)
         }
-        let request = try ItemRequest(attributes, for: .add)
+        let configuration = ClavisConfiguration.current
+        let request = try ItemRequest(attributes, for: .add, configuration: configuration)
         let item = newItem(for: request)
-        var added = try KeychainClient().add(item, authentication: request.authentication.call)
+        var added = try KeychainClient(configuration: configuration).add(
+            item, authentication: request.authentication.call)
         guard let result, !request.returns.isEmpty else { return }
         if request.returns.contains(.data) || request.returns.contains(.reference) { added.secret = item.secret }
         result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
@@ -61,7 +63,8 @@ enum ItemOperations {
     static func copyMatching(_ query: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?)
         throws(KeychainError)
     {
-        let request = try ItemRequest(query, for: .copyMatching)
+        let configuration = ClavisConfiguration.current
+        let request = try ItemRequest(query, for: .copyMatching, configuration: configuration)
         if request.itemClass == .identity { return try IdentityItems.copyMatching(query, request, result) }
         let limit = request.limit ?? .one
         var itemQuery = itemQuery(for: request, limit: limit)
@@ -75,7 +78,8 @@ enum ItemOperations {
         // Data and persistent references need no attributes; the store still reads keys and certificates whole
         // (their results, and the check for a key a token holds, depend on them).
         itemQuery.returnsAttributes = request.returns.contains(.attributes)
-        let items = try KeychainClient().find(itemQuery, authentication: request.authentication.call)
+        let items = try KeychainClient(configuration: configuration).find(
+            itemQuery, authentication: request.authentication.call)
         guard !items.isEmpty else {
             throw KeychainError.noItemMatches(request.itemClass)
         }
@@ -90,9 +94,10 @@ enum ItemOperations {
 
     /// `SecItemUpdate`: changes every matching item; `errSecItemNotFound` when none match.
     static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws(KeychainError) {
-        let request = try ItemRequest(query, for: .update)
+        let configuration = ClavisConfiguration.current
+        let request = try ItemRequest(query, for: .update, configuration: configuration)
         let changes = try AttributeChanges(attributesToUpdate, itemClass: request.itemClass)
-        let count = try KeychainClient().update(
+        let count = try KeychainClient(configuration: configuration).update(
             itemQuery(for: request, limit: .all), with: changes.itemChanges,
             authentication: request.authentication.call(context: changes.authenticationContext))
         guard count > 0 else {
@@ -102,9 +107,10 @@ enum ItemOperations {
 
     /// `SecItemDelete`: deletes every matching item; `errSecItemNotFound` when none match.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
-        let request = try ItemRequest(query, for: .delete)
+        let configuration = ClavisConfiguration.current
+        let request = try ItemRequest(query, for: .delete, configuration: configuration)
         if request.itemClass == .identity { return try IdentityItems.delete(query) }
-        let count = try KeychainClient().delete(
+        let count = try KeychainClient(configuration: configuration).delete(
             itemQuery(for: request, limit: .all), authentication: request.authentication.call)
         guard count > 0 else {
             throw KeychainError.noItemMatches(request.itemClass)

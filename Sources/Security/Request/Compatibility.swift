@@ -23,20 +23,21 @@ enum Compatibility: Sendable, Equatable {
     /// The data-protection keychain: refuses them with `errSecParam`.
     case iOS
 
-    /// The default of this task's configuration: `CLAVIS_COMPAT=ios` selects iOS; anything else, or nothing, macOS.
-    static var processDefault: Compatibility {
-        ClavisConfiguration.current.dataProtectionRulesByDefault ? .iOS : .macOS
+    /// The default of `configuration`: `CLAVIS_COMPAT=ios` selects iOS; anything else, or nothing, macOS.
+    static func configuredDefault(_ configuration: ClavisConfiguration) -> Compatibility {
+        configuration.dataProtectionRulesByDefault ? .iOS : .macOS
     }
 
     /// The rules of one call: the data-protection keychain's when `query` says `kSecUseDataProtectionKeychain:
-    /// true`, else the process default. A value of the wrong type is refused later, where the key is read.
-    static func rules(for query: QueryDictionary) -> Compatibility {
+    /// true`, else the default of the call's configuration. A value of the wrong type is refused later, where the
+    /// key is read.
+    static func rules(for query: QueryDictionary, configuration: ClavisConfiguration) -> Compatibility {
         if let value = query.value(kSecUseDataProtectionKeychain),
             (try? ValueDecoding.bool(value, key: kSecUseDataProtectionKeychain as String)) == true
         {
             return .iOS
         }
-        return processDefault
+        return configuredDefault(configuration)
     }
 
     /// Checks a request's return keys and match limit against these rules.

@@ -1,3 +1,4 @@
+import ClavisClient
 import ClavisCore
 
 /// One query or attribute dictionary of a keychain call, read into typed values.
@@ -34,17 +35,20 @@ struct ItemRequest {
     /// The most entries a dictionary may hold; Apple's keychain knows fewer keys than this.
     static let maximumEntries = 128
 
-    /// Reads `dictionary` as the query or attributes of `operation`.
+    /// Reads `dictionary` as the query or attributes of `operation`, under the rules `configuration` defaults to
+    /// (`Compatibility`): the call's own configuration, read once per call.
     ///
     /// - Throws: `param` for a missing class, a value of the wrong type or a key not valid here;
     ///   `noSuchClass` for an unknown class; `noSuchAttr` for an attribute the class lacks;
     ///   `unimplemented` for adding a class not stored yet; `dataTooLarge` for oversized values.
-    init(_ dictionary: NSDictionary, for operation: Operation) throws(KeychainError) {
+    init(
+        _ dictionary: NSDictionary, for operation: Operation, configuration: ClavisConfiguration = .current
+    ) throws(KeychainError) {
         guard dictionary.count <= Self.maximumEntries else {
             throw KeychainError(.param, "the dictionary has more than \(Self.maximumEntries) entries")
         }
         var query = try QueryDictionary(dictionary)
-        let rules = Compatibility.rules(for: query)
+        let rules = Compatibility.rules(for: query, configuration: configuration)
 
         if let bytes = try query.takeData(kSecValuePersistentRef) {
             guard operation != .add else {
@@ -199,9 +203,8 @@ struct ItemRequest {
     /// Removes the keys Clavis accepts and ignores, checking their types; refuses search options it lacks.
     private static func skipIgnoredKeys(_ query: inout QueryDictionary) throws(KeychainError) {
         // Accepted and ignored: there is only the data-protection keychain.
-        for key in [kSecUseDataProtectionKeychain, kSecMatchCaseInsensitive] {
-            _ = try query.takeBool(key)
-        }
+        _ = try query.takeBool(kSecUseDataProtectionKeychain)
+        _ = try query.takeBool(kSecMatchCaseInsensitive)
         _ = query.take(named: "u_CallerName")
         if let name = query.firstKey(where: { $0.hasPrefix("m_") || $0.hasPrefix("u_") }) {
             throw KeychainError(.unimplemented, "'\(name.prefix(64))' is not supported for password items")

@@ -30,9 +30,13 @@ struct QueryDictionary {
             }
             names.reserveCapacity(keys.count)
             values.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, stored) {
-                guard let name = key as? NSString else { throw KeychainError(.param, "a query key is not a string") }
-                let object = value as AnyObject
+            // Indexed rather than zipped, and each key cast as an object: a zip's iterator and a cast from `Any`
+            // each cost more than the entry's own conversion.
+            for position in keys.indices {
+                guard let name = keys[position] as AnyObject as? NSString else {
+                    throw KeychainError(.param, "a query key is not a string")
+                }
+                let object = stored[position] as AnyObject
                 if let string = object as? NSString {
                     values.append(string as String)
                 } else if let data = object as? NSData {
@@ -150,7 +154,11 @@ struct QueryDictionary {
 
     /// The first key in sorted order that `isOffending`, if any (without sorting every key).
     func firstKey(where isOffending: (String) -> Bool) -> String? {
-        names.filter(isOffending).min()
+        var first: String?
+        for name in names where isOffending(name) && first.map({ name < $0 }) ?? true {
+            first = name
+        }
+        return first
     }
 }
 

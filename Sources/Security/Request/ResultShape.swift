@@ -36,7 +36,7 @@ enum ResultShape {
         for item: Item, returns: ReturnKinds, authentication: CallAuthentication = CallAuthentication()
     ) -> AnyObject {
         switch returns {
-        case .data: return NSData(data: secretData(of: item))
+        case .data: return secretObject(of: item)
         case .persistentReference: return NSData(data: Data(item.persistentReference.bytes))
         case .attributes: return NSDictionary(dictionary: attributes(of: item))
         default:
@@ -90,5 +90,10 @@ enum ResultShape {
 
     private static func secretData(of item: Item) -> Data {
         item.secret?.withUnsafeBytes { Data($0) } ?? Data()
+    }
+
+    /// The secret as the object a caller receives, copied once (through `Data` it would be copied twice).
+    private static func secretObject(of item: Item) -> NSData {
+        item.secret?.withUnsafeBytes { NSData(bytes: $0.baseAddress, length: $0.count) } ?? NSData()
     }
 }
