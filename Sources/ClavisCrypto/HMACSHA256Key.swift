@@ -31,6 +31,16 @@ public final class HMACSHA256Key {
         return code
     }
 
+    /// The first `byteCount` bytes (at most `HMACSHA256.byteCount`) of the HMAC-SHA256 of `message` under this key,
+    /// as a truncated digest is used: computed on the stack, so that only the bytes kept are allocated.
+    public func authenticationCode(for message: [UInt8], truncatedTo byteCount: Int) -> [UInt8] {
+        precondition(byteCount <= HMACSHA256.byteCount, "HMAC-SHA256 has \(HMACSHA256.byteCount) bytes")
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: HMACSHA256.byteCount) { code in
+            compute(message, into: code.baseAddress!)
+            return Array(code.prefix(byteCount))
+        }
+    }
+
     /// HMAC-SHA256 of `message` under this key, in a zeroing container: HMAC as a pseudorandom function whose
     /// output is itself a key.
     public func derivedKey(for message: [UInt8]) -> SecureBytes {

@@ -154,6 +154,15 @@ import Testing
                 == hex("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"))
     }
 
+    @Test(arguments: [4, 8, 16, 32])
+    func aTruncatedCodeIsTheRFC4231CodesFirstBytes(byteCount: Int) {
+        let jefe = HMACSHA256Key(SecureBytes(utf8("Jefe")))
+        let full = hex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            jefe.authenticationCode(for: utf8("what do ya want for nothing?"), truncatedTo: byteCount)
+                == Array(full.prefix(byteCount)))
+    }
+
     @Test func aKeptHMACKeyDerivesTheRFC4231CodeAsAKeyBetweenOtherCodes() {
         let jefe = HMACSHA256Key(SecureBytes(utf8("Jefe")))
         for _ in 0..<2 {

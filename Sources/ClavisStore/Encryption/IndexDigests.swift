@@ -85,7 +85,7 @@ final class IndexDigests {
     }
 
     private func mac(_ message: [UInt8], byteCount: Int) -> [UInt8] {
-        Array(key.authenticationCode(for: message).prefix(byteCount))
+        key.authenticationCode(for: message, truncatedTo: byteCount)
     }
 }
 

@@ -530,22 +530,22 @@ extension KeychainEngine {
         -> [PrimaryKeyCandidate]?
     {
         guard let groups = query.accessGroups, !groups.isEmpty, query.persistentReference == nil else { return nil }
-        let named = query.itemClass.primaryKey.filter { $0 != .accessGroup && $0 != .synchronizable }
-        guard named.allSatisfy({ attributes[$0] != nil }) else { return nil }
-        let syncValues: [Bool] =
-            switch query.synchronizable {
-            case .no: [false]
-            case .yes: [true]
-            case .any: [false, true]
-            }
-        return groups.flatMap { group in
-            syncValues.map { sync in
-                PrimaryKeyCandidate(
-                    digest: digests.primaryKeyDigest(
-                        of: query.itemClass, attributes, accessGroup: .string(group), synchronizable: .bool(sync)),
-                    accessGroup: group, isSynchronizable: sync)
+        for key in query.itemClass.primaryKey where key != .accessGroup && key != .synchronizable {
+            guard attributes[key] != nil else { return nil }
+        }
+        // Built in place (no intermediate arrays): this runs on every read by primary key.
+        var candidates: [PrimaryKeyCandidate] = []
+        candidates.reserveCapacity(query.synchronizable == .any ? 2 * groups.count : groups.count)
+        for group in groups {
+            for sync in [false, true] where query.synchronizable.admits(sync) {
+                candidates.append(
+                    PrimaryKeyCandidate(
+                        digest: digests.primaryKeyDigest(
+                            of: query.itemClass, attributes, accessGroup: .string(group), synchronizable: .bool(sync)),
+                        accessGroup: group, isSynchronizable: sync))
             }
         }
+        return candidates
     }
 
     /// The exact, case-sensitive check on decrypted attributes; absent primary-key attributes count as "" or 0.
