@@ -1,13 +1,31 @@
 #include "CJournal.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 #include <systemd/sd-journal.h>
+#include <unistd.h>
 
+static const char journal_socket[] = "/run/systemd/journal/socket";
+
+/* The socket file alone is not enough: one left behind by a journal (or a stand-in) that ended is refused. */
 int clavis_journal_available(void) {
     struct stat info;
-    return stat("/run/systemd/journal/socket", &info) == 0 && S_ISSOCK(info.st_mode);
+    if (stat(journal_socket, &info) != 0 || !S_ISSOCK(info.st_mode)) return 0;
+    int probe = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (probe < 0) return 1;
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    memcpy(address.sun_path, journal_socket, sizeof journal_socket);
+    int connected = connect(probe, (const struct sockaddr *)&address, sizeof address);
+    int refused = connected != 0 && errno == ECONNREFUSED;
+    close(probe);
+    return !refused;
 }
 
 int clavis_journal_send(const char *const *fields, const size_t *lengths, int count) {

@@ -12,7 +12,7 @@ import Synchronization
 /// from the log file), and how many is said in the next entry sent. A daemon told to stop sends what waits
 /// (`flush`); entries still waiting when it is killed reach only the file.
 final class JournalCopy: Sendable {
-    /// True when a journal runs on this machine.
+    /// True when a journal runs on this machine (a socket file left behind by one that ended does not count).
     static var isAvailable: Bool { clavis_journal_available() != 0 }
 
     /// The most entries waiting to be sent.

@@ -166,7 +166,7 @@ import Testing
     }
 
     /// Needs a stand-in journal, which it stalls: a journal that runs cannot be stalled from here.
-    static let noJournalRuns = !FileManager.default.fileExists(atPath: JournalListener.socketPath)
+    static let noJournalRuns = !JournalCopy.isAvailable
 
     @Test(.enabled(if: noJournalRuns, "stalls a stand-in journal"))
     func entriesPastTheBacklogAreCountedAndToldOnceTheJournalTakesEntriesAgain() throws {
@@ -207,6 +207,32 @@ import Testing
         // Every entry, sent or not, is in the file.
         let file = try String(contentsOfFile: folder + "/log/access.log", encoding: .utf8)
         #expect(file.split(separator: "\n").count == stalled + 1)
+    }
+
+    /// A socket file nobody listens on, left where the journal's would be by a journal (or a run that played one)
+    /// that ended, is no journal: clavisd does not take it for one, and a stand-in takes its place.
+    @Test(.enabled(if: noJournalRuns, "leaves a socket file where the journal's would be"))
+    func aSocketFileNobodyListensOnIsNoJournal() throws {
+        let folders = ["/run/systemd", "/run/systemd/journal"].filter { !FileManager.default.fileExists(atPath: $0) }
+        for folder in folders {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        }
+        defer { for folder in folders.reversed() { rmdir(folder) } }
+        let left = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = JournalListener.address
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(left, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        close(left)  // the file stays; nothing listens on it
+        defer { unlink(JournalListener.socketPath) }
+        try #require(bound == 0)
+        #expect(!JournalCopy.isAvailable)
+        let journal = try JournalListener()
+        defer { journal.stop() }
+        #expect(journal.playsTheSocket)
+        #expect(JournalCopy.isAvailable)
     }
 
     @Test func theLogRotatesAtItsSizeAndKeepsTwoFiles() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+@testable import ClavisServer
+
 /// What reaches the systemd journal while a test runs. Without a journal on the machine (CI, containers), it plays
 /// journald's native socket (`/run/systemd/journal/socket`, a datagram socket) and keeps every datagram; with one, it
 /// reads the journal through `journalctl`. Start it before the daemon, which looks for a journal when it starts.
@@ -49,10 +51,13 @@ final class JournalListener: @unchecked Sendable {
     func resume() { gate.set(paused: false) }
 
     init() throws {
-        guard !FileManager.default.fileExists(atPath: Self.socketPath) else {
+        guard !JournalCopy.isAvailable else {
             descriptor = -1  // a real journal runs: read it with journalctl
             return
         }
+        // A socket nobody listens on is left from a run that crashed while it played the journal: played anew.
+        var info = stat()
+        if lstat(Self.socketPath, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK { unlink(Self.socketPath) }
         for folder in ["/run/systemd", "/run/systemd/journal"] where !FileManager.default.fileExists(atPath: folder) {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             chmod(folder, 0o755)
@@ -86,7 +91,7 @@ final class JournalListener: @unchecked Sendable {
     }
 
     /// The journal's socket address.
-    private static var address: sockaddr_un {
+    static var address: sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { path in
