@@ -129,7 +129,9 @@ struct QueryDictionary {
         let kinds = itemClass.attributeKinds
         var attributes: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: names.count)
         var failure: (name: String, error: KeychainError)?
-        for (name, value) in zip(names, values) {
+        for position in names.indices {
+            let name = names[position]
+            let value = values[position]
             let key = AttributeKey(rawValue: name)
             let decoded: AttributeValue
             do throws(KeychainError) {
