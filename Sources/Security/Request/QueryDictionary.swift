@@ -30,8 +30,7 @@ struct QueryDictionary {
             }
             names.reserveCapacity(keys.count)
             values.reserveCapacity(keys.count)
-            // Indexed rather than zipped, and each key cast as an object: a zip's iterator and a cast from `Any`
-            // each cost more than the entry's own conversion.
+            // Indexed rather than zipped: a zip's iterator costs more than the entries' own conversion.
             for position in keys.indices {
                 guard let name = keys[position] as AnyObject as? NSString else {
                     throw KeychainError(.param, "a query key is not a string")
