@@ -101,5 +101,7 @@ enum Workloads {
     enum BenchError: Error {
         case missing(Int)
         case status(String, Int32)
+        /// A step the bench needs could not run.
+        case failed(String)
     }
 }

@@ -18,6 +18,9 @@ import Foundation
 //                                 rows a TPM-bound open checks against its anti-rollback digest; a write; a P-256
 //                                 signature in the TPM beside one in software)
 //     --tpm TCTI                   the TPM for those rows (default CLAVIS_TPM_TCTI); without one they are skipped
+//   clavis-bench instructions [--operations 500]     (only the instructions per SecItemCopyMatching and SecItemAdd,
+//                                 counted by valgrind's callgrind on 1,000 items: repeatable on a loaded host)
+//   clavis-bench api-calls [--operations N]          (the calls those counts run under callgrind)
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
 //   clavis-bench daemon-worker SOCKET PREFIX COUNT   (one client process of the concurrent daemon check)
@@ -57,15 +60,22 @@ func printTPMRows() throws {
     }
 }
 
-/// Prints the header and the rows `printRows` prints, then exits: 0, or 1 with the error.
-func printOnly(_ printRows: () throws -> Void) -> Never {
+/// Runs `body`, then exits: 0, or 1 with the error.
+func runOnly(_ body: () throws -> Void) -> Never {
     do {
-        print(Measurement.header)
-        try printRows()
+        try body()
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("clavis-bench: \(error)\n".utf8))
         exit(1)
+    }
+}
+
+/// Prints the header and the rows `printRows` prints, then exits: 0, or 1 with the error.
+func printOnly(_ printRows: () throws -> Void) -> Never {
+    runOnly {
+        print(Measurement.header)
+        try printRows()
     }
 }
 
@@ -80,6 +90,17 @@ if arguments.first == "tpm" { printOnly(printTPMRows) }
     }
 
     if arguments.first == "keys" { printOnly(printKeyRows) }
+
+    if arguments.first == "instructions" {
+        runOnly {
+            if let reason = InstructionCounts.unavailability() {
+                print("instruction counts skipped: \(reason)")
+                return
+            }
+            for row in try InstructionCounts.measure(calls: Int(option("--operations") ?? "500") ?? 500) { print(row) }
+        }
+    }
+    if arguments.first == "api-calls" { runOnly { try InstructionCounts.runCalls(operations) } }
 
     /// The Secret Service lookups through clavisd's provider and gnome-keyring's, or why they were skipped.
     func printSecretServiceRows(lookups: Int) throws {
