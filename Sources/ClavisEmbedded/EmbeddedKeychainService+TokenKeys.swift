@@ -62,7 +62,9 @@ extension EmbeddedKeychainService {
     /// and what holds it named (for a key stored before its holder was recorded, from the secret).
     static func publicOnly(_ items: [Item]) -> [Item] {
         items.map { item in
-            guard let secret = item.secret, TokenKey.isHeld(item.attributes) else { return item }
+            guard item.itemClass == .key, let secret = item.secret, TokenKey.isHeld(item.attributes) else {
+                return item
+            }
             var shown = item
             shown.secret = heldKeyPublicBytes(secret).map { SecureBytes($0) }
             shown.attributes[.tokenHolder] = shown.attributes[.tokenHolder] ?? .string(holder(of: secret).rawValue)

@@ -111,6 +111,34 @@ public struct Row {
         return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
+    /// Column `index`'s bytes when it holds a blob (NULL reads as empty, as `DatabaseValue.blob` has it), else nil:
+    /// `self[index].blob` without a `DatabaseValue` in between, for rows read on every call.
+    public func blob(_ index: Int) -> [UInt8]? {
+        switch storageClass(index) {
+        case .blob: blobBytes(Int32(index))
+        case .null: []
+        case .integer, .text: nil
+        // As the subscript reads a real: a whole one as an integer, any other as NULL.
+        case .real: Int64(exactly: sqlite3_column_double(handle, Int32(index))) == nil ? [] : nil
+        }
+    }
+
+    /// Column `index`'s text when it holds text, else nil: `self[index].text` without a `DatabaseValue`.
+    public func text(_ index: Int) -> String? {
+        storageClass(index) == .text ? textString(Int32(index)) : nil
+    }
+
+    private func blobBytes(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    private func textString(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: text)
+    }
+
     /// The value of column `index` (from 0).
     public subscript(index: Int) -> DatabaseValue {
         let column = Int32(index)
@@ -118,12 +146,9 @@ public struct Row {
         case .integer:
             return .integer(sqlite3_column_int64(handle, column))
         case .text:
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            return .text(String(cString: text))
+            return .text(textString(column))
         case .blob:
-            let count = Int(sqlite3_column_bytes(handle, column))
-            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+            return .blob(blobBytes(column))
         case .real:
             // Clavis never stores reals; one in a tampered file reads as an integer when it is one, else NULL.
             return Int64(exactly: sqlite3_column_double(handle, column)).map(DatabaseValue.integer) ?? .null

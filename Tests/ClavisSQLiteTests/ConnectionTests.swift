@@ -23,6 +23,26 @@ import Testing
         #expect(row[4] == .null)
     }
 
+    @Test func typedBlobAndTextReadAsTheirDatabaseValuesDo() throws {
+        let connection = try Connection(path: path)
+        try connection.executeScript("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, e BLOB, n BLOB, r REAL, w REAL)")
+        try connection.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?, 1.5, 2.0)",
+            [.integer(-42), .text("héllo"), .blob([1, 2, 3]), .blob([]), .null])
+        var pairs: [(blob: [UInt8]?, valueBlob: [UInt8]?, text: String?, valueText: String?)] = []
+        try connection.forEachRow("SELECT i, s, b, e, n, r, w FROM t") { row in
+            pairs = (0..<7).map { (row.blob($0), row[$0].blob, row.text($0), row[$0].text) }
+            return false
+        }
+        #expect(pairs.count == 7)
+        for (column, pair) in pairs.enumerated() {
+            #expect(pair.blob == pair.valueBlob, "column \(column)")
+            #expect(pair.text == pair.valueText, "column \(column)")
+        }
+        #expect(pairs.map(\.blob) == [nil, nil, [1, 2, 3], [], [], [], nil])
+        #expect(pairs[1].text == "héllo")
+    }
+
     @Test func columnsAreReadInPlaceWithTheirStorageClass() throws {
         let connection = try Connection(path: path)
         try connection.executeScript("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, e BLOB, n BLOB, r REAL)")

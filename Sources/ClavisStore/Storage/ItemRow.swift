@@ -14,10 +14,10 @@ struct ItemRow {
     static let columns = "id, reference, protection, sync, wrapped_key, attributes, secret, sealing, primary_digest"
 
     init(row: Row, itemClass: ItemClass) throws(KeychainError) {
-        guard let id = row[0].integer, let reference = row[1].blob,
-            let protection = row[2].text.flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
-            let wrappedKey = row[4].blob, let attributes = row[5].blob, let secret = row[6].blob,
-            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:)), let primaryDigest = row[8].blob
+        guard let id = row[0].integer, let reference = row.blob(1),
+            let protection = row.text(2).flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
+            let wrappedKey = row.blob(4), let attributes = row.blob(5), let secret = row.blob(6),
+            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:)), let primaryDigest = row.blob(8)
         else {
             throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
         }

@@ -84,7 +84,9 @@ enum ItemOperations {
             throw KeychainError.noItemMatches(request.itemClass)
         }
         guard let result else { return }
-        if request.returns.contains(.data), items.contains(where: { TokenKey.isHeld($0.attributes) }) {
+        if request.returns.contains(.data),
+            items.contains(where: { $0.itemClass == .key && TokenKey.isHeld($0.attributes) })
+        {
             // The private key a token holds is never returned, as Apple's keychain returns no Secure Enclave key.
             throw KeychainError(.param, "the data of a key held by a token cannot be returned")
         }
