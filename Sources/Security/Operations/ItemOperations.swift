@@ -25,7 +25,7 @@ enum ItemOperations {
             return try IdentityItems.add(given, identity: identity, result)
         }
         let configuration = ClavisConfiguration.current
-        let request = try ItemRequest(attributes, for: .add, configuration: configuration)
+        let request = try ItemRequest(attributes, for: .add, defaultRules: .configuredDefault(configuration))
         let item = newItem(for: request)
         var added = try KeychainClient(configuration: configuration).add(
             item, authentication: request.authentication.call)
@@ -64,7 +64,7 @@ enum ItemOperations {
         throws(KeychainError)
     {
         let configuration = ClavisConfiguration.current
-        let request = try ItemRequest(query, for: .copyMatching, configuration: configuration)
+        let request = try ItemRequest(query, for: .copyMatching, defaultRules: .configuredDefault(configuration))
         if request.itemClass == .identity { return try IdentityItems.copyMatching(query, request, result) }
         let limit = request.limit ?? .one
         var itemQuery = itemQuery(for: request, limit: limit)
@@ -97,7 +97,7 @@ enum ItemOperations {
     /// `SecItemUpdate`: changes every matching item; `errSecItemNotFound` when none match.
     static func update(_ query: NSDictionary, _ attributesToUpdate: NSDictionary) throws(KeychainError) {
         let configuration = ClavisConfiguration.current
-        let request = try ItemRequest(query, for: .update, configuration: configuration)
+        let request = try ItemRequest(query, for: .update, defaultRules: .configuredDefault(configuration))
         let changes = try AttributeChanges(attributesToUpdate, itemClass: request.itemClass)
         let count = try KeychainClient(configuration: configuration).update(
             itemQuery(for: request, limit: .all), with: changes.itemChanges,
@@ -110,7 +110,7 @@ enum ItemOperations {
     /// `SecItemDelete`: deletes every matching item; `errSecItemNotFound` when none match.
     static func delete(_ query: NSDictionary) throws(KeychainError) {
         let configuration = ClavisConfiguration.current
-        let request = try ItemRequest(query, for: .delete, configuration: configuration)
+        let request = try ItemRequest(query, for: .delete, defaultRules: .configuredDefault(configuration))
         if request.itemClass == .identity { return try IdentityItems.delete(query) }
         let count = try KeychainClient(configuration: configuration).delete(
             itemQuery(for: request, limit: .all), authentication: request.authentication.call)

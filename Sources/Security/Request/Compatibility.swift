@@ -29,15 +29,15 @@ enum Compatibility: Sendable, Equatable {
     }
 
     /// The rules of one call: the data-protection keychain's when `query` says `kSecUseDataProtectionKeychain:
-    /// true`, else the default of the call's configuration. A value of the wrong type is refused later, where the
-    /// key is read.
-    static func rules(for query: QueryDictionary, configuration: ClavisConfiguration) -> Compatibility {
+    /// true`, else `defaultRules` (the call's configuration's). A value of the wrong type is refused later, where
+    /// the key is read.
+    static func rules(for query: QueryDictionary, defaultRules: Compatibility) -> Compatibility {
         if let value = query.value(kSecUseDataProtectionKeychain),
             (try? ValueDecoding.bool(value, key: kSecUseDataProtectionKeychain as String)) == true
         {
             return .iOS
         }
-        return configuredDefault(configuration)
+        return defaultRules
     }
 
     /// Checks a request's return keys and match limit against these rules.

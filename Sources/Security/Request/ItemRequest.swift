@@ -35,20 +35,21 @@ struct ItemRequest {
     /// The most entries a dictionary may hold; Apple's keychain knows fewer keys than this.
     static let maximumEntries = 128
 
-    /// Reads `dictionary` as the query or attributes of `operation`, under the rules `configuration` defaults to
-    /// (`Compatibility`): the call's own configuration, read once per call.
+    /// Reads `dictionary` as the query or attributes of `operation`, with `defaultRules` where the dictionary does
+    /// not choose (`Compatibility`): those of the call's own configuration, read once per call.
     ///
     /// - Throws: `param` for a missing class, a value of the wrong type or a key not valid here;
     ///   `noSuchClass` for an unknown class; `noSuchAttr` for an attribute the class lacks;
     ///   `unimplemented` for adding a class not stored yet; `dataTooLarge` for oversized values.
     init(
-        _ dictionary: NSDictionary, for operation: Operation, configuration: ClavisConfiguration = .current
+        _ dictionary: NSDictionary, for operation: Operation,
+        defaultRules: Compatibility = .configuredDefault(.current)
     ) throws(KeychainError) {
         guard dictionary.count <= Self.maximumEntries else {
             throw KeychainError(.param, "the dictionary has more than \(Self.maximumEntries) entries")
         }
         var query = try QueryDictionary(dictionary)
-        let rules = Compatibility.rules(for: query, configuration: configuration)
+        let rules = Compatibility.rules(for: query, defaultRules: defaultRules)
 
         if let bytes = try query.takeData(kSecValuePersistentRef) {
             guard operation != .add else {

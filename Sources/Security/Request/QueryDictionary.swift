@@ -166,51 +166,51 @@ struct QueryDictionary {
 /// Conversions from the values a caller may put in a dictionary to typed values, with `errSecParam` for any other.
 enum ValueDecoding {
     /// A `String` or `NSString`.
-    static func string(_ value: Any, key: String) throws(KeychainError) -> String {
-        guard let string = value as? String else { throw wrongType(key, "a string") }
+    static func string(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> String {
+        guard let string = value as? String else { throw wrongType(key(), "a string") }
         return string
     }
 
     /// `Data` or `NSData`.
-    static func data(_ value: Any, key: String) throws(KeychainError) -> Data {
-        guard let data = value as? Data else { throw wrongType(key, "data") }
+    static func data(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Data {
+        guard let data = value as? Data else { throw wrongType(key(), "data") }
         return data
     }
 
     /// A boolean (`CFBoolean`, `Bool`) or a number, where any non-zero value is true.
-    static func bool(_ value: Any, key: String) throws(KeychainError) -> Bool {
+    static func bool(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Bool {
         // A dictionary's booleans arrive as NSNumber (`QueryDictionary` keeps them so): checked first, since casting
         // one to `Bool` goes through Foundation's bridging.
         if let number = value as? NSNumber { return number.int64Value != 0 || number.doubleValue != 0 }
-        guard let bool = value as? Bool else { throw wrongType(key, "a boolean") }
+        guard let bool = value as? Bool else { throw wrongType(key(), "a boolean") }
         return bool
     }
 
     /// A whole number that fits in 64 bits.
-    static func integer(_ value: Any, key: String) throws(KeychainError) -> Int64 {
+    static func integer(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Int64 {
         if let integer = value as? Int64 { return integer }
         if let integer = value as? Int { return Int64(integer) }
-        guard let number = value as? NSNumber else { throw wrongType(key, "a number") }
+        guard let number = value as? NSNumber else { throw wrongType(key(), "a number") }
         let double = number.doubleValue
         guard double.isFinite, double.rounded() == double, abs(double) < 9.2e18 else {
-            throw wrongType(key, "a whole number")
+            throw wrongType(key(), "a whole number")
         }
         return Int64(double)
     }
 
     /// A `Date` or `NSDate`.
-    static func date(_ value: Any, key: String) throws(KeychainError) -> Date {
-        guard let date = value as? Date else { throw wrongType(key, "a date") }
+    static func date(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Date {
+        guard let date = value as? Date else { throw wrongType(key(), "a date") }
         return date
     }
 
     /// The typed value of an attribute of `kind`.
-    static func attribute(_ value: Any, kind: AttributeValue.Kind, key: String) throws(KeychainError)
-        -> AttributeValue
-    {
+    static func attribute(
+        _ value: Any, kind: AttributeValue.Kind, key: @autoclosure () -> String
+    ) throws(KeychainError) -> AttributeValue {
         switch kind {
-        case .string: .string(try string(value, key: key))
-        case .data: .data(try data(value, key: key))
+        case .string: .string(try string(value, key: key()))
+        case .data: .data(try data(value, key: key()))
         case .blob:
             // Apple's blob columns keep a CFString a string, a CFData data and a CFNumber a number.
             if let text = value as? String {
@@ -218,13 +218,13 @@ enum ValueDecoding {
             } else if let bytes = value as? Data {
                 .data(bytes)
             } else if value is NSNumber {
-                .number(try integer(value, key: key))
+                .number(try integer(value, key: key()))
             } else {
-                throw wrongType(key, "a string, data or a number")
+                throw wrongType(key(), "a string, data or a number")
             }
-        case .number: .number(try integer(value, key: key))
-        case .bool: .bool(try bool(value, key: key))
-        case .date: .date(try date(value, key: key))
+        case .number: .number(try integer(value, key: key()))
+        case .bool: .bool(try bool(value, key: key()))
+        case .date: .date(try date(value, key: key()))
         }
     }
 
