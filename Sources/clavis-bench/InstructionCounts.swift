@@ -36,8 +36,13 @@
             guard let valgrind = ChildProcess.find("valgrind"), let objcopy = ChildProcess.find("objcopy") else {
                 throw Workloads.BenchError.failed("valgrind and objcopy are needed")
             }
-            let folder = NSTemporaryDirectory() + "clavis-bench-instructions-\(getpid())"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            guard calls > 0 else { throw Workloads.BenchError.failed("--operations must be at least 1") }
+            // A folder of its own (mkdtemp): the stripped copy must not be one another user could swap.
+            var template = Array((NSTemporaryDirectory() + "clavis-bench-instructions-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else {
+                throw Workloads.BenchError.failed("cannot make a temporary folder")
+            }
+            let folder = String(cString: made)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let stripped = folder + "/clavis-bench"
             // This program's own file: `/proc/self/exe` in objcopy would name objcopy.

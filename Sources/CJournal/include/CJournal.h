@@ -6,7 +6,7 @@
 // The systemd journal through libsystemd's sd-journal. Plain C types only, so that no system header reaches the
 // modules that import this one.
 
-/// True when a journal listens on this machine: its native socket exists and is not refused.
+/// True when a journal listens on this machine: a datagram can be addressed to its native socket.
 int clavis_journal_available(void);
 
 /// Sends one entry of `count` fields, each `NAME=value` of `lengths[i]` bytes (a value may hold any byte, a line
