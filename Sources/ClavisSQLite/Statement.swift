@@ -119,7 +119,7 @@ public struct Row {
         case .null: []
         case .integer, .text: nil
         // As the subscript reads a real: a whole one as an integer, any other as NULL.
-        case .real: Int64(exactly: sqlite3_column_double(handle, Int32(index))) == nil ? [] : nil
+        case .real: wholeReal(Int32(index)) == nil ? [] : nil
         }
     }
 
@@ -132,6 +132,12 @@ public struct Row {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
+    /// A real column's value when it is a whole number: Clavis never stores reals, so one in a tampered file reads as
+    /// an integer when it is one, else as NULL.
+    private func wholeReal(_ column: Int32) -> Int64? {
+        Int64(exactly: sqlite3_column_double(handle, column))
     }
 
     private func textString(_ column: Int32) -> String {
@@ -150,8 +156,7 @@ public struct Row {
         case .blob:
             return .blob(blobBytes(column))
         case .real:
-            // Clavis never stores reals; one in a tampered file reads as an integer when it is one, else NULL.
-            return Int64(exactly: sqlite3_column_double(handle, column)).map(DatabaseValue.integer) ?? .null
+            return wholeReal(column).map(DatabaseValue.integer) ?? .null
         case .null:
             return .null
         }

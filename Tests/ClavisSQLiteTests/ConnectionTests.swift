@@ -23,12 +23,19 @@ import Testing
         #expect(row[4] == .null)
     }
 
-    @Test func typedBlobAndTextReadAsTheirDatabaseValuesDo() throws {
+    /// A database whose one row `t` holds a value of every storage class: an integer `i`, text `s`, a blob `b`, an
+    /// empty blob `e`, NULL `n`, a fractional real `r` and a whole one `w`.
+    private func connectionWithEveryStorageClass() throws -> Connection {
         let connection = try Connection(path: path)
         try connection.executeScript("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, e BLOB, n BLOB, r REAL, w REAL)")
         try connection.execute(
             "INSERT INTO t VALUES (?, ?, ?, ?, ?, 1.5, 2.0)",
             [.integer(-42), .text("héllo"), .blob([1, 2, 3]), .blob([]), .null])
+        return connection
+    }
+
+    @Test func typedBlobAndTextReadAsTheirDatabaseValuesDo() throws {
+        let connection = try connectionWithEveryStorageClass()
         var pairs: [(blob: [UInt8]?, valueBlob: [UInt8]?, text: String?, valueText: String?)] = []
         try connection.forEachRow("SELECT i, s, b, e, n, r, w FROM t") { row in
             pairs = (0..<7).map { (row.blob($0), row[$0].blob, row.text($0), row[$0].text) }
@@ -44,11 +51,7 @@ import Testing
     }
 
     @Test func columnsAreReadInPlaceWithTheirStorageClass() throws {
-        let connection = try Connection(path: path)
-        try connection.executeScript("CREATE TABLE t (i INTEGER, s TEXT, b BLOB, e BLOB, n BLOB, r REAL)")
-        try connection.execute(
-            "INSERT INTO t VALUES (?, ?, ?, ?, ?, 1.5)",
-            [.integer(-42), .text("héllo"), .blob([1, 2, 3]), .blob([]), .null])
+        let connection = try connectionWithEveryStorageClass()
         var seen: [(Row.StorageClass, Int64, [UInt8])] = []
         try connection.forEachRow("SELECT i, s, b, e, n, r FROM t") { row in
             seen = (0..<6).map { (row.storageClass($0), row.integer($0), row.withUnsafeBytes($0) { Array($0) }) }
