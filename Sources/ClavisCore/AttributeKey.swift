@@ -1,16 +1,37 @@
 /// An item attribute, named by Apple's short code (`acct`, `svce`, ...), which is also the value of its `kSecAttr*` constant.
-public struct AttributeKey: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+///
+/// A key compares and hashes by its code packed in an integer (`PackedName`) when the code is short ASCII, as every
+/// code but `clavis.tokenHolder` is: attribute dictionaries are read on every keychain call.
+public struct AttributeKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// Apple's short code for the attribute.
     public let rawValue: String
+    /// `rawValue` packed, or 0 when it is not short ASCII.
+    private let packed: UInt64
 
     /// Wraps a short code; whether a class accepts it is decided by `ItemClass.attributeKinds`.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        packed = PackedName(rawValue)?.bits ?? 0
+    }
 
     /// The short code.
     public var description: String { rawValue }
 
-    /// Orders keys by code, so encodings and digests are deterministic.
-    public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// Keys are equal when their codes are; a packed code is never equal to one that is not.
+    public static func == (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
+        lhs.packed == rhs.packed && (lhs.packed != 0 || lhs.rawValue == rhs.rawValue)
+    }
+
+    /// Hashes the packed code, or the code itself when it is not packed.
+    public func hash(into hasher: inout Hasher) {
+        if packed != 0 { hasher.combine(packed) } else { hasher.combine(rawValue) }
+    }
+
+    /// Orders keys by code, so encodings and digests are deterministic (packed codes order as their bytes, which for
+    /// ASCII is the `String` order).
+    public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
+        lhs.packed != 0 && rhs.packed != 0 ? lhs.packed < rhs.packed : lhs.rawValue < rhs.rawValue
+    }
 
     // Shared by every class.
     /// `kSecAttrAccessible`: the protection class code.

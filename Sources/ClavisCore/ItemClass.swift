@@ -23,24 +23,29 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     /// The attributes that make an item of this class unique, in the order they are hashed.
     public var primaryKey: [AttributeKey] {
         switch self {
-        case .genericPassword:
-            [.account, .service, .accessGroup, .synchronizable]
-        case .internetPassword:
-            [
-                .account, .securityDomain, .server, .protocol, .authenticationType, .port, .path, .accessGroup,
-                .synchronizable,
-            ]
-        case .key:
-            [
-                .keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits, .effectiveKeySize,
-                .startDate, .endDate, .creator, .accessGroup, .synchronizable,
-            ]
-        case .certificate:
-            [.certificateType, .issuer, .serialNumber, .accessGroup, .synchronizable]
-        case .identity:
-            []
+        case .genericPassword: Self.genericPasswordPrimaryKey
+        case .internetPassword: Self.internetPasswordPrimaryKey
+        case .key: Self.keyPrimaryKey
+        case .certificate: Self.certificatePrimaryKey
+        case .identity: []
         }
     }
+
+    // Kept, not built per call: every read looks the primary key up several times.
+    private static let genericPasswordPrimaryKey: [AttributeKey] = [
+        .account, .service, .accessGroup, .synchronizable,
+    ]
+    private static let internetPasswordPrimaryKey: [AttributeKey] = [
+        .account, .securityDomain, .server, .protocol, .authenticationType, .port, .path, .accessGroup,
+        .synchronizable,
+    ]
+    private static let keyPrimaryKey: [AttributeKey] = [
+        .keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits, .effectiveKeySize,
+        .startDate, .endDate, .creator, .accessGroup, .synchronizable,
+    ]
+    private static let certificatePrimaryKey: [AttributeKey] = [
+        .certificateType, .issuer, .serialNumber, .accessGroup, .synchronizable,
+    ]
 
     /// The primary-key attributes of an item with `attributes`, the access group and `sync` aside, an absent one as
     /// "" or 0 (as the uniqueness rule counts it): a query by them reaches the one item a colliding add met.

@@ -154,4 +154,21 @@ import Testing
         dictionary.setObject("x", forKey: NSNumber(value: 1) as AnyHashable)
         #expect(SecItemCopyMatching(dictionary, nil) == errSecParam)
     }
+
+    @Test func aKeyThatOnlyBeginsLikeAKnownOneIsNotThatKey() {
+        let service = TestKeychain.uniqueService()
+        #expect(addGenericPassword(service: service, account: "a") == errSecSuccess)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: "a",
+        ]
+        // Each shares its first eight bytes with a key Clavis reads (kSecUseAuthenticationUI,
+        // kSecMatchCaseInsensitive, kSecValuePersistentRef) and is an option Clavis lacks, not that key.
+        for name in ["u_AuthUIx", "m_CaseInsensitivity", "v_PersistentRefs"] {
+            let status = SecItemCopyMatching(query.merging([name: true]) { _, new in new } as CFDictionary, nil)
+            #expect(status == (name.hasPrefix("v_") ? errSecNoSuchAttr : errSecUnimplemented), "\(name)")
+        }
+        #expect(SecItemCopyMatching(query.merging([kSecMatchCaseInsensitive as String: true]) { _, new in new }
+            as CFDictionary, nil) == errSecSuccess)
+    }
 }

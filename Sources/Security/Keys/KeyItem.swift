@@ -11,13 +11,13 @@ enum KeyItem {
     /// - Throws: `param` for a class other than 0, 1 or 2, or a type that is not a decimal code.
     static func takeCodes(_ query: inout QueryDictionary) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         var codes: [AttributeKey: AttributeValue] = [:]
-        if let value = query.take(kSecAttrKeyClass) {
+        if let value = query.take(.keyClass) {
             guard let code = code(value), KeyClass(rawValue: code) != nil else {
                 throw KeychainError(.param, "kSecAttrKeyClass must be a kSecAttrKeyClass value")
             }
             codes[.keyClass] = .number(code)
         }
-        if let value = query.take(kSecAttrKeyType) {
+        if let value = query.take(.keyType) {
             guard let code = code(value) else {
                 throw KeychainError(.param, "kSecAttrKeyType must be a kSecAttrKeyType value")
             }

@@ -42,7 +42,7 @@ struct AttributeChanges {
             throw KeychainError(.param, "the dictionary has more than \(ItemRequest.maximumEntries) entries")
         }
         var changes = try QueryDictionary(dictionary)
-        if let code = try changes.takeString(kSecClass), code != itemClass.rawValue {
+        if let code = try changes.takeString(.itemClass), code != itemClass.rawValue {
             throw KeychainError(.param, "attributesToUpdate cannot change the class")
         }
         for name in changes.keys
@@ -51,24 +51,24 @@ struct AttributeChanges {
         {
             throw KeychainError(.param, "'\(name)' cannot be in attributesToUpdate")
         }
-        if let data = try changes.takeData(kSecValueData) {
+        if let data = try changes.takeData(.valueData) {
             guard data.count <= KeychainLimits.secretBytes else {
                 throw KeychainError(.dataTooLarge, "kSecValueData is larger than \(KeychainLimits.secretBytes) bytes")
             }
             secret = data
         }
-        if let value = changes.take(kSecUseAuthenticationContext) {
+        if let value = changes.take(.authenticationContext) {
             guard let context = value as? any _ClavisAuthenticationContext else {
                 throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
             }
             authenticationContext = context
         }
-        accessGroup = try changes.takeString(kSecAttrAccessGroup)
-        if let value = changes.take(kSecAttrSynchronizable) {
+        accessGroup = try changes.takeString(.accessGroup)
+        if let value = changes.take(.synchronizable) {
             synchronizable = try ValueDecoding.bool(value, key: kSecAttrSynchronizable as String)
         }
         let (accessControl, protection) = try ItemRequest.protection(&changes)
-        _ = try changes.takeBool(kSecUseDataProtectionKeychain)
+        _ = try changes.takeBool(.dataProtectionKeychain)
         // No certificate or identity is stored yet, so their own attributes change nothing.
         guard itemClass.isStorable else { return }
         let keyCodes = itemClass == .key ? try KeyItem.takeCodes(&changes) : [:]

@@ -33,15 +33,15 @@ struct AuthenticationOptions {
     /// - Throws: `param` for a context that is not an `LAContext`, an unknown `kSecUseAuthenticationUI` value, or
     ///   Skip outside `SecItemCopyMatching`.
     init(_ query: inout QueryDictionary, for operation: Operation) throws(KeychainError) {
-        if let value = query.take(kSecUseAuthenticationContext) {
+        if let value = query.take(.authenticationContext) {
             guard let context = value as? any _ClavisAuthenticationContext else {
                 throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
             }
             self.context = context
         }
-        prompt = try query.takeString(kSecUseOperationPrompt)
-        if try query.takeBool(kSecUseNoAuthenticationUI) == true { interface = .fail }
-        if let value = try query.takeString(kSecUseAuthenticationUI) {
+        prompt = try query.takeString(.operationPrompt)
+        if try query.takeBool(.noAuthenticationUI) == true { interface = .fail }
+        if let value = try query.takeString(.authenticationUI) {
             switch value {
             case String(kSecUseAuthenticationUIAllow): interface = .allow
             case String(kSecUseAuthenticationUIFail): interface = .fail

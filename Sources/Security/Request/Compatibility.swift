@@ -32,7 +32,7 @@ enum Compatibility: Sendable, Equatable {
     /// true`, else `defaultRules` (the call's configuration's). A value of the wrong type is refused later, where
     /// the key is read.
     static func rules(for query: QueryDictionary, defaultRules: Compatibility) -> Compatibility {
-        if let value = query.value(kSecUseDataProtectionKeychain),
+        if let value = query.value(.dataProtectionKeychain),
             (try? ValueDecoding.bool(value, key: kSecUseDataProtectionKeychain as String)) == true
         {
             return .iOS

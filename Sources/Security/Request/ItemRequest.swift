@@ -51,7 +51,7 @@ struct ItemRequest {
         var query = try QueryDictionary(dictionary)
         let rules = Compatibility.rules(for: query, defaultRules: defaultRules)
 
-        if let bytes = try query.takeData(kSecValuePersistentRef) {
+        if let bytes = try query.takeData(.persistentReference) {
             guard operation != .add else {
                 throw KeychainError(.param, "kSecValuePersistentRef cannot be given to SecItemAdd")
             }
@@ -65,11 +65,11 @@ struct ItemRequest {
         for (key, kind) in ReturnKinds.keys {
             if try query.takeBool(key) == true { returns.insert(kind) }
         }
-        if let value = query.take(kSecMatchLimit) {
+        if let value = query.take(.matchLimit) {
             limit = try Self.matchLimit(value)
         }
         try rules.check(returns: returns, limit: limit, for: operation)
-        if let data = try query.takeData(kSecValueData) {
+        if let data = try query.takeData(.valueData) {
             guard data.count <= KeychainLimits.secretBytes else {
                 throw KeychainError(.dataTooLarge, "kSecValueData is larger than \(KeychainLimits.secretBytes) bytes")
             }
@@ -77,7 +77,7 @@ struct ItemRequest {
         }
         var keyReference: SecKey?
         var certificateReference: SecCertificate?
-        if let value = query.take(kSecValueRef), itemClass.isStorable {
+        if let value = query.take(.valueReference), itemClass.isStorable {
             if itemClass == .key, let key = value as? SecKey {
                 keyReference = key
             } else if itemClass == .certificate, let certificate = value as? SecCertificate {
@@ -87,8 +87,8 @@ struct ItemRequest {
                     .param, "kSecValueRef must be a SecKey of a key or a SecCertificate of a certificate")
             }
         }
-        accessGroup = try query.takeString(kSecAttrAccessGroup)
-        if let value = query.take(kSecAttrSynchronizable) {
+        accessGroup = try query.takeString(.accessGroup)
+        if let value = query.take(.synchronizable) {
             synchronizable = try Self.synchronizable(value, for: operation)
         } else if persistentReference != nil && operation != .add {
             // A persistent reference names one item, synchronizable or not.
@@ -140,14 +140,14 @@ struct ItemRequest {
         -> (AccessControl?, ProtectionClass?)
     {
         var accessControl: AccessControl?
-        if let value = query.take(kSecAttrAccessControl) {
+        if let value = query.take(.accessControl) {
             guard let object = value as? SecAccessControl else {
                 throw KeychainError(.param, "kSecAttrAccessControl must be a SecAccessControl")
             }
             accessControl = object.policy
         }
         var accessible: ProtectionClass?
-        if let code = try query.takeString(kSecAttrAccessible) {
+        if let code = try query.takeString(.accessible) {
             guard let named = ProtectionClass(rawValue: code) else {
                 throw KeychainError(.param, "kSecAttrAccessible '\(code.prefix(16))' is not a kSecAttrAccessible value")
             }
@@ -163,7 +163,7 @@ struct ItemRequest {
     private static func itemClass(_ query: inout QueryDictionary, persistentReference: PersistentReference?)
         throws(KeychainError) -> ItemClass
     {
-        guard let code = try query.takeString(kSecClass) else {
+        guard let code = try query.takeString(.itemClass) else {
             guard let persistentReference else { throw KeychainError(.param, "the query has no kSecClass") }
             guard let named = persistentReference.itemClass else {
                 throw KeychainError(.itemNotFound, "kSecValuePersistentRef names no item")
@@ -204,9 +204,9 @@ struct ItemRequest {
     /// Removes the keys Clavis accepts and ignores, checking their types; refuses search options it lacks.
     private static func skipIgnoredKeys(_ query: inout QueryDictionary) throws(KeychainError) {
         // Accepted and ignored: there is only the data-protection keychain.
-        _ = try query.takeBool(kSecUseDataProtectionKeychain)
-        _ = try query.takeBool(kSecMatchCaseInsensitive)
-        _ = query.take(named: "u_CallerName")
+        _ = try query.takeBool(.dataProtectionKeychain)
+        _ = try query.takeBool(.matchCaseInsensitive)
+        _ = query.take(.callerName)
         if let name = query.firstKey(where: { $0.hasPrefix("m_") || $0.hasPrefix("u_") }) {
             throw KeychainError(.unimplemented, "'\(name.prefix(64))' is not supported for password items")
         }

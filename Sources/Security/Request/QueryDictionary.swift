@@ -4,11 +4,14 @@ import ClavisCore
 ///
 /// Every accessor returns a status for a bad value (`errSecParam`) instead of trapping.
 struct QueryDictionary {
-    /// The names of the entries not taken yet (`"class"`, `"acct"`, ...), each beside its value in `values`. A query
-    /// holds a handful of keys, each a short string stored inline, so a scan comparing names costs less than hashing
-    /// every key a request looks for, most of which are absent.
+    /// The names of the entries not taken yet (`"class"`, `"acct"`, ...), each beside its value in `values` and the
+    /// request key it names, if any, in `requestKeys`. A query holds a handful of entries, so a scan costs less
+    /// than hashing every key a request looks for, most of which are absent.
     private var names: [String] = []
+    private var requestKeys: [RequestKey?] = []
     private var values: [Any] = []
+    /// The request keys among the entries not taken yet (`RequestKey.bit`): an absent key costs one test.
+    private var present: UInt64 = 0
 
     /// Reads `dictionary`; a key that is not a string is `errSecParam`.
     ///
@@ -28,94 +31,107 @@ struct QueryDictionary {
             guard keys.count == stored.count else {
                 throw KeychainError(.param, "the dictionary's keys and values do not pair up (it changed while read)")
             }
-            names.reserveCapacity(keys.count)
-            values.reserveCapacity(keys.count)
+            reserveCapacity(keys.count)
             // Indexed rather than zipped: a zip's iterator costs more than the entries' own conversion.
             for position in keys.indices {
                 guard let name = keys[position] as AnyObject as? NSString else {
                     throw KeychainError(.param, "a query key is not a string")
                 }
                 let object = stored[position] as AnyObject
+                let value: Any
                 if let string = object as? NSString {
-                    values.append(string as String)
+                    value = string as String
                 } else if let data = object as? NSData {
                     // One copy of the bytes: Foundation's bridging appends them one by one.
-                    values.append(data.length == 0 ? Data() : Data(bytes: data.bytes, count: data.length))
+                    value = data.length == 0 ? Data() : Data(bytes: data.bytes, count: data.length)
                 } else if object is NSNumber {
-                    values.append(object)
+                    value = object
                 } else {
                     guard let fetched = dictionary.object(forKey: name) else {
                         throw KeychainError(.param, "the dictionary lists a key it does not hold")
                     }
-                    values.append(fetched)
+                    value = fetched
                 }
-                // Two keys Foundation holds apart (their UTF-16 differs) may still be one name to Swift (canonically
-                // equivalent): one entry, as the subclass path below keeps.
-                let swiftName = name as String
-                if let index = index(of: swiftName) {
-                    values[index] = values.removeLast()
-                } else {
-                    names.append(swiftName)
-                }
+                insert(name as String, value)
             }
             return
         }
         let enumerator = dictionary.keyEnumerator()
+        var listed: [String] = []
         while let key = enumerator.nextObject() {
             guard let name = key as? String else {
                 throw KeychainError(.param, "a query key is not a string")
             }
-            if index(of: name) == nil { names.append(name) }
+            if !listed.contains(name) { listed.append(name) }
         }
-        for name in names {
+        reserveCapacity(listed.count)
+        for name in listed {
             guard let value = dictionary.object(forKey: name) else {
                 throw KeychainError(.param, "the dictionary lists a key it does not hold")
             }
-            values.append(value)
+            insert(name, value)
         }
+    }
+
+    private mutating func reserveCapacity(_ count: Int) {
+        names.reserveCapacity(count)
+        requestKeys.reserveCapacity(count)
+        values.reserveCapacity(count)
+    }
+
+    /// Adds an entry. Two keys Foundation holds apart (their UTF-16 differs) may still be one name to Swift
+    /// (canonically equivalent): one entry, holding the value read last.
+    private mutating func insert(_ name: String, _ value: Any) {
+        if let index = names.firstIndex(of: name) {
+            values[index] = value
+            return
+        }
+        let requestKey = RequestKey.named(name)
+        names.append(name)
+        requestKeys.append(requestKey)
+        values.append(value)
+        if let requestKey { present |= requestKey.bit }
     }
 
     /// The keys present, sorted so that the first offending key is reported deterministically.
     var keys: [String] { names.sorted() }
 
-    /// True when `key` is present.
-    func contains(_ key: CFString) -> Bool { index(of: key as String) != nil }
-
     /// The raw value of `key`, left in place.
-    func value(_ key: CFString) -> Any? { index(of: key as String).map { values[$0] } }
+    func value(_ key: RequestKey) -> Any? { index(of: key).map { values[$0] } }
 
-    /// Removes and returns the raw value of `key`.
-    mutating func take(_ key: CFString) -> Any? { take(named: key as String) }
-
-    /// Removes and returns the raw value of the key named `name` (the last entry takes its place: `keys` sorts).
-    mutating func take(named name: String) -> Any? {
-        guard let index = index(of: name) else { return nil }
+    /// Removes and returns the raw value of `key` (the last entry takes its place: `keys` sorts).
+    mutating func take(_ key: RequestKey) -> Any? {
+        guard let index = index(of: key) else { return nil }
+        present &= ~key.bit
         names.swapAt(index, names.count - 1)
+        requestKeys.swapAt(index, requestKeys.count - 1)
         values.swapAt(index, values.count - 1)
         names.removeLast()
+        requestKeys.removeLast()
         return values.removeLast()
     }
 
-    private func index(of name: String) -> Int? {
-        names.firstIndex(of: name)
+    private func index(of key: RequestKey) -> Int? {
+        guard present & key.bit != 0 else { return nil }
+        return requestKeys.firstIndex(of: key)
     }
 
     /// Removes `key` and returns its value as a string; another type is `errSecParam`.
-    mutating func takeString(_ key: CFString) throws(KeychainError) -> String? {
+    mutating func takeString(_ key: RequestKey) throws(KeychainError) -> String? {
         guard let value = take(key) else { return nil }
-        return try ValueDecoding.string(value, key: key as String)
+        return try ValueDecoding.string(value, key: key.name)
     }
 
     /// Removes `key` and returns its value as bytes; another type is `errSecParam`.
-    mutating func takeData(_ key: CFString) throws(KeychainError) -> Data? {
+    mutating func takeData(_ key: RequestKey) throws(KeychainError) -> Data? {
         guard let value = take(key) else { return nil }
-        return try ValueDecoding.data(value, key: key as String)
+        return try ValueDecoding.data(value, key: key.name)
     }
 
     /// Removes `key` and returns its value as a boolean; another type is `errSecParam`.
-    mutating func takeBool(_ key: CFString) throws(KeychainError) -> Bool? {
+    mutating func takeBool(_ key: RequestKey) throws(KeychainError) -> Bool? {
         guard let value = take(key) else { return nil }
-        return try ValueDecoding.bool(value, key: key as String)
+        return try ValueDecoding.bool(value, key: key.name)
     }
 
     /// Takes every remaining entry as an attribute of `itemClass`, checked against its schema; `cdat` and `mdat`
@@ -149,7 +165,9 @@ struct QueryDictionary {
         }
         if let failure { throw failure.error }
         names.removeAll()
+        requestKeys.removeAll()
         values.removeAll()
+        present = 0
         return attributes
     }
 

@@ -11,10 +11,9 @@ struct ReturnKinds: OptionSet, Sendable {
     /// `kSecReturnRef`: a reference object; password items have none (see `ResultShape`).
     static let reference = ReturnKinds(rawValue: 1 << 3)
 
-    /// The key that asks for each kind (kept as the constants themselves: a `String` would be bridged back to a new
-    /// `NSString` on every call). Immutable, as the constants are.
-    nonisolated(unsafe) static let keys: [(CFString, ReturnKinds)] = [
-        (kSecReturnData, .data), (kSecReturnAttributes, .attributes),
-        (kSecReturnPersistentRef, .persistentReference), (kSecReturnRef, .reference),
+    /// The key that asks for each kind.
+    static let keys: [(RequestKey, ReturnKinds)] = [
+        (.returnData, .data), (.returnAttributes, .attributes),
+        (.returnPersistentReference, .persistentReference), (.returnReference, .reference),
     ]
 }
