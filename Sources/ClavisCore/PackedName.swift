@@ -10,16 +10,18 @@ public struct PackedName: Hashable, Comparable, Sendable {
     /// holds: a `K`, `;` or `` ` `` is also equal to the non-ASCII character that decomposes to it.
     public init?(_ name: String) {
         var name = name
-        guard let bits = name.withUTF8({ bytes -> UInt64? in
-            guard (1...8).contains(bytes.count) else { return nil }
-            var bits: UInt64 = 0
-            for byte in bytes {
-                guard byte != 0 && byte < 0x80 else { return nil }
-                bits = bits << 8 | UInt64(byte)
-            }
-            return bits << (8 * UInt64(8 - bytes.count))
-        }) else { return nil }
+        guard let bits = name.withUTF8(Self.packed) else { return nil }
         self.bits = bits
+    }
+
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard (1...8).contains(bytes.count) else { return nil }
+        var bits: UInt64 = 0
+        for byte in bytes {
+            guard byte != 0 && byte < 0x80 else { return nil }
+            bits = bits << 8 | UInt64(byte)
+        }
+        return bits << (8 * UInt64(8 - bytes.count))
     }
 
     /// The first eight UTF-8 bytes of any name: equal for equal names, and for different names that begin alike.
