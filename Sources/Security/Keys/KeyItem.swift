@@ -27,8 +27,8 @@ enum KeyItem {
     }
 
     /// A code given as a decimal string or a whole number.
-    private static func code(_ value: Any) -> Int64? {
-        if let text = value as? String { return text.count <= 18 ? Int64(text) : nil }
+    private static func code(_ value: QueryValue) -> Int64? {
+        if let text = value.string { return text.count <= 18 ? Int64(text) : nil }
         return try? ValueDecoding.integer(value, key: "")
     }
 

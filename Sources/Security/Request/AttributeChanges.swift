@@ -58,7 +58,7 @@ struct AttributeChanges {
             secret = data
         }
         if let value = changes.take(.authenticationContext) {
-            guard let context = value as? any _ClavisAuthenticationContext else {
+            guard let context = value.object as? any _ClavisAuthenticationContext else {
                 throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
             }
             authenticationContext = context

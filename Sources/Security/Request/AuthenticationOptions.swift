@@ -34,7 +34,7 @@ struct AuthenticationOptions {
     ///   Skip outside `SecItemCopyMatching`.
     init(_ query: inout QueryDictionary, for operation: Operation) throws(KeychainError) {
         if let value = query.take(.authenticationContext) {
-            guard let context = value as? any _ClavisAuthenticationContext else {
+            guard let context = value.object as? any _ClavisAuthenticationContext else {
                 throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
             }
             self.context = context

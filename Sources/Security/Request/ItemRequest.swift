@@ -78,9 +78,9 @@ struct ItemRequest {
         var keyReference: SecKey?
         var certificateReference: SecCertificate?
         if let value = query.take(.valueReference), itemClass.isStorable {
-            if itemClass == .key, let key = value as? SecKey {
+            if itemClass == .key, let key = value.object as? SecKey {
                 keyReference = key
-            } else if itemClass == .certificate, let certificate = value as? SecCertificate {
+            } else if itemClass == .certificate, let certificate = value.object as? SecCertificate {
                 certificateReference = certificate
             } else {
                 throw KeychainError(
@@ -141,7 +141,7 @@ struct ItemRequest {
     {
         var accessControl: AccessControl?
         if let value = query.take(.accessControl) {
-            guard let object = value as? SecAccessControl else {
+            guard let object = value.object as? SecAccessControl else {
                 throw KeychainError(.param, "kSecAttrAccessControl must be a SecAccessControl")
             }
             accessControl = object.policy
@@ -177,8 +177,8 @@ struct ItemRequest {
     }
 
     /// `kSecMatchLimitOne`, `kSecMatchLimitAll` or a positive number.
-    private static func matchLimit(_ value: Any) throws(KeychainError) -> MatchLimit {
-        if let name = value as? String {
+    private static func matchLimit(_ value: QueryValue) throws(KeychainError) -> MatchLimit {
+        if let name = value.string {
             if name == kSecMatchLimitOne as String { return .one }
             if name == kSecMatchLimitAll as String { return .all }
             throw KeychainError(.param, "kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number")
@@ -189,10 +189,10 @@ struct ItemRequest {
     }
 
     /// A boolean, or `kSecAttrSynchronizableAny` outside `SecItemAdd`.
-    private static func synchronizable(_ value: Any, for operation: Operation) throws(KeychainError)
+    private static func synchronizable(_ value: QueryValue, for operation: Operation) throws(KeychainError)
         -> SynchronizableFilter
     {
-        if let name = value as? String {
+        if let name = value.string {
             guard name == kSecAttrSynchronizableAny as String, operation != .add else {
                 throw KeychainError(.param, "kSecAttrSynchronizable must be a boolean here")
             }

@@ -9,7 +9,7 @@ struct QueryDictionary {
     /// than hashing every key a request looks for, most of which are absent.
     private var names: [String] = []
     private var requestKeys: [RequestKey?] = []
-    private var values: [Any] = []
+    private var values: [QueryValue] = []
     /// The request keys among the entries not taken yet (`RequestKey.bit`): an absent key costs one test.
     private var present: UInt64 = 0
 
@@ -38,19 +38,19 @@ struct QueryDictionary {
                     throw KeychainError(.param, "a query key is not a string")
                 }
                 let object = stored[position] as AnyObject
-                let value: Any
+                let value: QueryValue
                 if let string = object as? NSString {
-                    value = string as String
+                    value = .string(string as String)
                 } else if let data = object as? NSData {
                     // One copy of the bytes: Foundation's bridging appends them one by one.
-                    value = data.length == 0 ? Data() : Data(bytes: data.bytes, count: data.length)
-                } else if object is NSNumber {
-                    value = object
+                    value = .data(data.length == 0 ? Data() : Data(bytes: data.bytes, count: data.length))
+                } else if let number = object as? NSNumber {
+                    value = .number(number)
                 } else {
                     guard let fetched = dictionary.object(forKey: name) else {
                         throw KeychainError(.param, "the dictionary lists a key it does not hold")
                     }
-                    value = fetched
+                    value = .other(fetched)
                 }
                 insert(name as String, value)
             }
@@ -69,7 +69,7 @@ struct QueryDictionary {
             guard let value = dictionary.object(forKey: name) else {
                 throw KeychainError(.param, "the dictionary lists a key it does not hold")
             }
-            insert(name, value)
+            insert(name, .other(value))
         }
     }
 
@@ -81,7 +81,7 @@ struct QueryDictionary {
 
     /// Adds an entry. Two keys Foundation holds apart (their UTF-16 differs) may still be one name to Swift
     /// (canonically equivalent): one entry, holding the value read last.
-    private mutating func insert(_ name: String, _ value: Any) {
+    private mutating func insert(_ name: String, _ value: QueryValue) {
         if let index = names.firstIndex(of: name) {
             values[index] = value
             return
@@ -97,10 +97,10 @@ struct QueryDictionary {
     var keys: [String] { names.sorted() }
 
     /// The raw value of `key`, left in place.
-    func value(_ key: RequestKey) -> Any? { index(of: key).map { values[$0] } }
+    func value(_ key: RequestKey) -> QueryValue? { index(of: key).map { values[$0] } }
 
     /// Removes and returns the raw value of `key` (the last entry takes its place: `keys` sorts).
-    mutating func take(_ key: RequestKey) -> Any? {
+    mutating func take(_ key: RequestKey) -> QueryValue? {
         guard let index = index(of: key) else { return nil }
         present &= ~key.bit
         names.swapAt(index, names.count - 1)
@@ -184,28 +184,27 @@ struct QueryDictionary {
 /// Conversions from the values a caller may put in a dictionary to typed values, with `errSecParam` for any other.
 enum ValueDecoding {
     /// A `String` or `NSString`.
-    static func string(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> String {
-        guard let string = value as? String else { throw wrongType(key(), "a string") }
+    static func string(_ value: QueryValue, key: @autoclosure () -> String) throws(KeychainError) -> String {
+        guard let string = value.string else { throw wrongType(key(), "a string") }
         return string
     }
 
     /// `Data` or `NSData`.
-    static func data(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Data {
-        guard let data = value as? Data else { throw wrongType(key(), "data") }
+    static func data(_ value: QueryValue, key: @autoclosure () -> String) throws(KeychainError) -> Data {
+        guard let data = value.data else { throw wrongType(key(), "data") }
         return data
     }
 
     /// A boolean (`CFBoolean`, `Bool`) or a number, where any non-zero value is true.
-    static func bool(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Bool {
-        // A dictionary's booleans arrive as NSNumber (`QueryDictionary` keeps them so): checked first, since casting
-        // one to `Bool` goes through Foundation's bridging.
-        if let number = value as? NSNumber { return number.int64Value != 0 || number.doubleValue != 0 }
-        guard let bool = value as? Bool else { throw wrongType(key(), "a boolean") }
+    static func bool(_ value: QueryValue, key: @autoclosure () -> String) throws(KeychainError) -> Bool {
+        if let number = value.number { return number.int64Value != 0 || number.doubleValue != 0 }
+        guard case .other(let other) = value, let bool = other as? Bool else { throw wrongType(key(), "a boolean") }
         return bool
     }
 
     /// A whole number that fits in 64 bits.
-    static func integer(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Int64 {
+    static func integer(_ value: QueryValue, key: @autoclosure () -> String) throws(KeychainError) -> Int64 {
+        let value = value.object
         if let integer = value as? Int64 { return integer }
         if let integer = value as? Int { return Int64(integer) }
         guard let number = value as? NSNumber else { throw wrongType(key(), "a number") }
@@ -217,25 +216,25 @@ enum ValueDecoding {
     }
 
     /// A `Date` or `NSDate`.
-    static func date(_ value: Any, key: @autoclosure () -> String) throws(KeychainError) -> Date {
-        guard let date = value as? Date else { throw wrongType(key(), "a date") }
+    static func date(_ value: QueryValue, key: @autoclosure () -> String) throws(KeychainError) -> Date {
+        guard case .other(let other) = value, let date = other as? Date else { throw wrongType(key(), "a date") }
         return date
     }
 
     /// The typed value of an attribute of `kind`.
     static func attribute(
-        _ value: Any, kind: AttributeValue.Kind, key: @autoclosure () -> String
+        _ value: QueryValue, kind: AttributeValue.Kind, key: @autoclosure () -> String
     ) throws(KeychainError) -> AttributeValue {
         switch kind {
         case .string: .string(try string(value, key: key()))
         case .data: .data(try data(value, key: key()))
         case .blob:
             // Apple's blob columns keep a CFString a string, a CFData data and a CFNumber a number.
-            if let text = value as? String {
+            if let text = value.string {
                 .string(text)
-            } else if let bytes = value as? Data {
+            } else if let bytes = value.data {
                 .data(bytes)
-            } else if value is NSNumber {
+            } else if value.number != nil {
                 .number(try integer(value, key: key()))
             } else {
                 throw wrongType(key(), "a string, data or a number")
