@@ -61,7 +61,9 @@ extension EmbeddedKeychainService {
     /// `items` as the caller may see them: a token-held key's secret (its private key) replaced by its public key,
     /// and what holds it named (for a key stored before its holder was recorded, from the secret).
     static func publicOnly(_ items: [Item]) -> [Item] {
-        items.map { item in
+        // Passwords as they are, without a copy of the array: most reads find no key.
+        guard items.contains(where: { $0.itemClass == .key }) else { return items }
+        return items.map { item in
             guard item.itemClass == .key, let secret = item.secret, TokenKey.isHeld(item.attributes) else {
                 return item
             }

@@ -123,6 +123,15 @@ public struct Row {
         }
     }
 
+    /// True when `blob(index)` is not nil, found without copying the bytes.
+    public func readsAsBlob(_ index: Int) -> Bool {
+        switch storageClass(index) {
+        case .blob, .null: true
+        case .integer, .text: false
+        case .real: wholeReal(Int32(index)) == nil
+        }
+    }
+
     /// Column `index`'s text when it holds text, else nil: `self[index].text` without a `DatabaseValue`.
     public func text(_ index: Int) -> String? {
         storageClass(index) == .text ? textString(Int32(index)) : nil

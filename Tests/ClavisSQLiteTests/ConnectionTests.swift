@@ -36,14 +36,15 @@ import Testing
 
     @Test func typedBlobAndTextReadAsTheirDatabaseValuesDo() throws {
         let connection = try connectionWithEveryStorageClass()
-        var pairs: [(blob: [UInt8]?, valueBlob: [UInt8]?, text: String?, valueText: String?)] = []
+        var pairs: [(blob: [UInt8]?, valueBlob: [UInt8]?, text: String?, valueText: String?, readsAsBlob: Bool)] = []
         try connection.forEachRow("SELECT i, s, b, e, n, r, w FROM t") { row in
-            pairs = (0..<7).map { (row.blob($0), row[$0].blob, row.text($0), row[$0].text) }
+            pairs = (0..<7).map { (row.blob($0), row[$0].blob, row.text($0), row[$0].text, row.readsAsBlob($0)) }
             return false
         }
         #expect(pairs.count == 7)
         for (column, pair) in pairs.enumerated() {
             #expect(pair.blob == pair.valueBlob, "column \(column)")
+            #expect(pair.readsAsBlob == (pair.blob != nil), "column \(column)")
             #expect(pair.text == pair.valueText, "column \(column)")
         }
         #expect(pairs.map(\.blob) == [nil, nil, [1, 2, 3], [], [], [], nil])

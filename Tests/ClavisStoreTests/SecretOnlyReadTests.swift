@@ -41,6 +41,10 @@ import Testing
         try inspector.setBlob("attributes", id: id, attributes)
         #expect(try keychain.find(secretOnly("a")).resultOrThrow().first?.secret?.string == "secret-a")
         #expect(status { try keychain.find(query(account: "a")).resultOrThrow() } == .decode)
+
+        // A row whose attributes column holds no blob at all is malformed, though a secret-only read never opens it.
+        try inspector.set("attributes", id: id, .text("not a box"))
+        #expect(status { try keychain.find(secretOnly("a")).resultOrThrow() } == .decode)
     }
 
     @Test func alteringTheSecretSaltSyncOrProtectionStillFailsASecretOnlyRead() throws {

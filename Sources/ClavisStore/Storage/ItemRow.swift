@@ -7,7 +7,6 @@ struct ItemRow {
     var binding: RowBinding
     /// The `wrapped_key` column: the item key's salt (formats 2 and 3) or the wrapped item key (formats 0 and 1).
     var storedKey: [UInt8]
-    var sealedAttributes: [UInt8]
     var sealedSecret: [UInt8]
 
     /// The columns `init(row:itemClass:)` reads, in order.
@@ -16,7 +15,7 @@ struct ItemRow {
     init(row: Row, itemClass: ItemClass) throws(KeychainError) {
         guard let id = row[0].integer, let reference = row.blob(1),
             let protection = row.text(2).flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
-            let wrappedKey = row.blob(4), let attributes = row.blob(5), let secret = row.blob(6),
+            let wrappedKey = row.blob(4), row.readsAsBlob(Self.attributesColumn), let secret = row.blob(6),
             let format = row[7].integer.flatMap(SealingFormat.init(rawValue:)), let primaryDigest = row.blob(8)
         else {
             throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
@@ -27,9 +26,15 @@ struct ItemRow {
             persistentReference: PersistentReference(itemClass: itemClass, stored: reference),
             isSynchronizable: sync != 0, format: format, primaryDigest: primaryDigest)
         storedKey = wrappedKey
-        sealedAttributes = attributes
         sealedSecret = secret
     }
+
+    /// The column of the sealed attributes, which are copied out only when opened (`sealedAttributes(of:)`): a read
+    /// by primary key returning data needs none.
+    private static let attributesColumn = 5
+
+    /// The sealed attributes of `row`, which `init(row:itemClass:)` accepted.
+    static func sealedAttributes(of row: Row) -> [UInt8] { row.blob(attributesColumn) ?? [] }
 }
 
 /// The lookup digests of a row, computed from its attributes: its access group, each indexed attribute it has

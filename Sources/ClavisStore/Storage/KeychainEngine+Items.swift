@@ -264,7 +264,7 @@ extension KeychainEngine {
                     return query.limit.maximum.map { found.count < $0 } ?? true
                 }
                 attributes = try sealer.openAttributes(
-                    candidate.sealedAttributes, itemKey: itemKey, binding: candidate.binding)
+                    ItemRow.sealedAttributes(of: row), itemKey: itemKey, binding: candidate.binding)
             } catch let error as KeychainError where passingUnreadableRows {
                 unreadable = unreadable ?? .failure(error)
                 return true
