@@ -12,6 +12,9 @@ internal import CSQLite
 public final class Connection {
     let handle: OpaquePointer
     private var statements: [String: Statement] = [:]
+    /// The statement run last, beside its text: a keychain runs the same read again and again, and comparing the
+    /// text it passes (most often the very same string) costs less than hashing it to find the statement.
+    private var lastStatement: (sql: String, statement: Statement)?
     private var transactionDepth = 0
 
     /// How open treats a missing file.
@@ -65,6 +68,7 @@ public final class Connection {
     }
 
     deinit {
+        lastStatement = nil
         statements.removeAll()
         sqlite3_close_v2(handle)
     }
@@ -184,10 +188,16 @@ public final class Connection {
     }
 
     private func statement(for sql: String) throws(DatabaseError) -> Statement {
-        if let cached = statements[sql] { return cached }
-        let prepared = try Statement(sql: sql, connection: self)
-        statements[sql] = prepared
-        return prepared
+        if let last = lastStatement, last.sql.utf8.count == sql.utf8.count, last.sql == sql { return last.statement }
+        let found: Statement
+        if let cached = statements[sql] {
+            found = cached
+        } else {
+            found = try Statement(sql: sql, connection: self)
+            statements[sql] = found
+        }
+        lastStatement = (sql, found)
+        return found
     }
 
     func error(_ status: Int32, sql: String) -> DatabaseError {
