@@ -48,8 +48,13 @@ final class Statement {
             case .integer(let integer):
                 status = sqlite3_bind_int64(handle, index, integer)
             case .text(let text):
-                status = text.utf8CString.withUnsafeBufferPointer { chars in
-                    clavis_sqlite3_bind_text_transient(handle, index, chars.baseAddress, Int32(chars.count - 1))
+                // The string's own UTF-8, with its length: no C string is built.
+                var text = text
+                status = text.withUTF8 { bytes in
+                    // An empty string must still bind as text, not NULL: give SQLite a valid pointer.
+                    let base = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)
+                    return clavis_sqlite3_bind_text_transient(
+                        handle, index, base?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
                 }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
