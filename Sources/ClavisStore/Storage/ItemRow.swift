@@ -87,7 +87,11 @@ extension AttributeKey {
 extension PersistentReference {
     /// A reference as a row of class `itemClass` stores it: the bytes after the class code (the row's class).
     init(itemClass: ItemClass, stored: [UInt8]) {
-        self.init(bytes: Array(itemClass.rawValue.utf8) + stored)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(itemClass.rawValue.utf8.count + stored.count)
+        bytes.append(contentsOf: itemClass.rawValue.utf8)
+        bytes.append(contentsOf: stored)
+        self.init(bytes: bytes)
     }
 
     /// What a row of class `itemClass` stores of this reference (`reference` column); `nil` when the reference does

@@ -365,10 +365,12 @@ extension KeychainEngine {
         sql: String, values: [DatabaseValue], primaryKeys: [PrimaryKeyCandidate]
     )? {
         guard let primaryKeys = primaryKeyCandidates(query, attributes: attributes) else { return nil }
-        var values: [DatabaseValue] = [.text(query.itemClass.rawValue)]
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(2 + primaryKeys.count)
+        values.append(.text(query.itemClass.rawValue))
         let protection = attributes[.accessible]?.stringValue
         if let protection { values.append(.text(protection)) }
-        values += primaryKeys.map { .blob($0.digest) }
+        for primaryKey in primaryKeys { values.append(.blob(primaryKey.digest)) }
         let synchronizable =
             switch query.synchronizable {
             case .no: 0
