@@ -17,7 +17,8 @@ public struct AttributeKey: Hashable, Sendable, Comparable, CustomStringConverti
     /// The short code.
     public var description: String { rawValue }
 
-    /// Keys are equal when their codes are; a packed code is never equal to one that is not.
+    /// Keys are equal when their codes are. A packed code is never equal to one that is not, even where the two are
+    /// equal as `String`s (`K` and the Kelvin sign: `PackedName`); no code Apple or Clavis defines is such a pair.
     public static func == (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
         lhs.packed == rhs.packed && (lhs.packed != 0 || lhs.rawValue == rhs.rawValue)
     }
@@ -27,10 +28,12 @@ public struct AttributeKey: Hashable, Sendable, Comparable, CustomStringConverti
         if packed != 0 { hasher.combine(packed) } else { hasher.combine(rawValue) }
     }
 
-    /// Orders keys by code, so encodings and digests are deterministic (packed codes order as their bytes, which for
-    /// ASCII is the `String` order).
+    /// Orders keys by code, so encodings and digests are deterministic: as `String`s order (packed codes order as
+    /// their bytes, which for ASCII is the `String` order), a packed code first where the two are equal as `String`s.
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
-        lhs.packed != 0 && rhs.packed != 0 ? lhs.packed < rhs.packed : lhs.rawValue < rhs.rawValue
+        if lhs.packed != 0 && rhs.packed != 0 { return lhs.packed < rhs.packed }
+        if lhs.rawValue != rhs.rawValue { return lhs.rawValue < rhs.rawValue }
+        return lhs.packed != 0 && rhs.packed == 0
     }
 
     // Shared by every class.

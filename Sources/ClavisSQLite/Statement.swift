@@ -119,16 +119,12 @@ public struct Row {
     /// Column `index`'s bytes when it holds a blob (NULL reads as empty, as `DatabaseValue.blob` has it), else nil:
     /// `self[index].blob` without a `DatabaseValue` in between, for rows read on every call.
     public func blob(_ index: Int) -> [UInt8]? {
-        switch storageClass(index) {
-        case .blob: blobBytes(Int32(index))
-        case .null: []
-        case .integer, .text: nil
-        // As the subscript reads a real: a whole one as an integer, any other as NULL.
-        case .real: wholeReal(Int32(index)) == nil ? [] : nil
-        }
+        guard readsAsBlob(index) else { return nil }
+        return storageClass(index) == .blob ? blobBytes(Int32(index)) : []
     }
 
-    /// True when `blob(index)` is not nil, found without copying the bytes.
+    /// True when `blob(index)` is not nil, found without copying the bytes: a blob, or NULL (an empty blob), as the
+    /// subscript reads them; a real the subscript reads as NULL (one that is not whole) is NULL here too.
     public func readsAsBlob(_ index: Int) -> Bool {
         switch storageClass(index) {
         case .blob, .null: true

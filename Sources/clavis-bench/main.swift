@@ -3,24 +3,9 @@ import ClavisStore
 import Foundation
 
 // clavis-bench: the keychain's speed, measured in a release build (`swift build -c release`, then
-// `.build/release/clavis-bench`), below the API (the engine) and through it (`Security`, and the `clavis` command
-// against gnome-keyring's `secret-tool`), beside the floors no keychain can beat on this machine (a synced 4 KiB write
-// in the keychain's folder; two empty D-Bus round trips to each Secret Service provider).
-//   clavis-bench [--sizes 1000,100000] [--operations 1000] [--keep-dir DIR] [--cli-calls 200]
-//     --sizes 1000,100000,1000000   adds the million-item keychain (built once in DIR and reused by later runs)
-//     --keep-dir DIR                where keychains of a million items or more are kept (default $TMPDIR/clavis-bench)
-//     --cli-calls 0                 skips the command-line and Secret Service comparisons
-//     --daemon off                  skips the rows through clavisd (the same calls over its socket, 8 clients)
-//   clavis-bench keys [--operations 1000]            (only the SecKey P-256 rows and openssl speed ecdsap256)
-//   clavis-bench secret-service [--lookups 500]      (only the Secret Service lookups, clavisd against gnome-keyring)
-//   clavis-bench tpm [--tpm TCTI] [--tpm-operations 50] [--tpm-items 100000]  (only the TPM rows: opening with a
-//                                 TPM-sealed device key against a file key, empty and with --tpm-items items, whose
-//                                 rows a TPM-bound open checks against its anti-rollback digest; a write; a P-256
-//                                 signature in the TPM beside one in software)
-//     --tpm TCTI                   the TPM for those rows (default CLAVIS_TPM_TCTI); without one they are skipped
-//   clavis-bench instructions [--operations 500]     (only the instructions per SecItemCopyMatching and SecItemAdd,
-//                                 counted by valgrind's callgrind on 1,000 items: repeatable on a loaded host)
-//   clavis-bench api-calls [--operations N]          (the calls those counts run under callgrind)
+// `.build/release/clavis-bench`); `clavis-bench --help` prints what each mode measures (`BenchOptions.usage`).
+// The modes it runs itself, with positional arguments:
+//   clavis-bench api-calls [--operations N]          (the calls `instructions` counts, run under callgrind)
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
 //   clavis-bench daemon-worker SOCKET PREFIX COUNT   (one client process of the concurrent daemon check)
@@ -35,16 +20,42 @@ if arguments.first == "contend-worker" {
     exit(ContentionWorker.run(home: KeychainHome(path: arguments[1]), prefix: arguments[2], count: count))
 }
 
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    return arguments[index + 1]
+#if os(Linux)
+    if arguments.first == "cli-worker" {
+        guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
+            exit(2)
+        }
+        exit(CLIComparison.worker(home: arguments[1], calls: count, clavis: arguments[3]))
+    }
+    if arguments.first == "daemon-worker" {
+        guard arguments.count == 4, let count = Int(arguments[3]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: clavis-bench daemon-worker SOCKET PREFIX COUNT\n".utf8))
+            exit(2)
+        }
+        exit(DaemonWorkloads.worker(socket: arguments[1], prefix: arguments[2], operations: count))
+    }
+#endif
+
+let options: BenchOptions
+do {
+    options = try BenchOptions(arguments)
+} catch {
+    switch error {
+    case .help:
+        print(BenchOptions.usage)
+        exit(0)
+    case .invalid(let reason):
+        FileHandle.standardError.write(Data("clavis-bench: \(reason) (see clavis-bench --help)\n".utf8))
+        exit(2)
+    }
 }
 
-let operations = Int(option("--operations") ?? "1000") ?? 1000
+let operations = options.count("--operations", default: options.mode == "instructions" ? 500 : 1000)
 let tpmTCTI =
-    option("--tpm") ?? ProcessInfo.processInfo.environment["CLAVIS_TPM_TCTI"].flatMap { $0.isEmpty ? nil : $0 }
-let tpmOperations = Int(option("--tpm-operations") ?? "50") ?? 50
-let tpmItems = Int(option("--tpm-items") ?? "100000") ?? 100_000
+    options.text("--tpm") ?? ProcessInfo.processInfo.environment["CLAVIS_TPM_TCTI"].flatMap { $0.isEmpty ? nil : $0 }
+let tpmOperations = options.count("--tpm-operations", default: 50)
+let tpmItems = options.count("--tpm-items", default: 100_000)
 
 /// The TPM rows, or why they were skipped.
 func printTPMRows() throws {
@@ -79,7 +90,7 @@ func printOnly(_ printRows: () throws -> Void) -> Never {
     }
 }
 
-if arguments.first == "tpm" { printOnly(printTPMRows) }
+if options.mode == "tpm" { printOnly(printTPMRows) }
 
 #if os(Linux)
     /// The SecKey rows and OpenSSL's own figures for the same operations.
@@ -89,14 +100,14 @@ if arguments.first == "tpm" { printOnly(printTPMRows) }
         print(KeyWorkloads.openSSLSpeed())
     }
 
-    if arguments.first == "keys" { printOnly(printKeyRows) }
+    if options.mode == "keys" { printOnly(printKeyRows) }
 
-    if arguments.first == "instructions" {
+    if options.mode == "instructions" {
         runOnly {
-            for row in try InstructionCounts.measure(calls: Int(option("--operations") ?? "500") ?? 500) { print(row) }
+            for row in try InstructionCounts.measure(calls: operations) { print(row) }
         }
     }
-    if arguments.first == "api-calls" { runOnly { try InstructionCounts.runCalls(operations) } }
+    if options.mode == "api-calls" { runOnly { try InstructionCounts.runCalls(operations) } }
 
     /// The Secret Service lookups through clavisd's provider and gnome-keyring's, or why they were skipped.
     func printSecretServiceRows(lookups: Int) throws {
@@ -109,29 +120,15 @@ if arguments.first == "tpm" { printOnly(printTPMRows) }
         }
     }
 
-    if arguments.first == "secret-service" {
-        printOnly { try printSecretServiceRows(lookups: Int(option("--lookups") ?? "500") ?? 500) }
-    }
-    if arguments.first == "cli-worker" {
-        guard arguments.count == 4, let count = Int(arguments[2]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: clavis-bench cli-worker HOME COUNT CLAVIS\n".utf8))
-            exit(2)
-        }
-        exit(CLIComparison.worker(home: arguments[1], calls: count, clavis: arguments[3]))
-    }
-    if arguments.first == "daemon-worker" {
-        guard arguments.count == 4, let count = Int(arguments[3]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: clavis-bench daemon-worker SOCKET PREFIX COUNT\n".utf8))
-            exit(2)
-        }
-        exit(DaemonWorkloads.worker(socket: arguments[1], prefix: arguments[2], operations: count))
+    if options.mode == "secret-service" {
+        printOnly { try printSecretServiceRows(lookups: options.count("--lookups", default: 500)) }
     }
 #endif
 
-let sizes = (option("--sizes") ?? "1000,100000").split(separator: ",").compactMap { Int($0) }
-let keepDirectory = option("--keep-dir") ?? NSTemporaryDirectory() + "clavis-bench"
-let cliCalls = Int(option("--cli-calls") ?? "200") ?? 200
-let daemonRows = option("--daemon") != "off"
+let sizes = options.sizes
+let keepDirectory = options.text("--keep-dir") ?? NSTemporaryDirectory() + "clavis-bench"
+let cliCalls = options.count("--cli-calls", default: 200)
+let daemonRows = options.text("--daemon") != "off"
 
 #if os(Linux)
     let accessGroup = APIWorkloads.accessGroup

@@ -47,6 +47,16 @@ import Testing
         }
     }
 
+    @Test func aPackedCodeAndAnUnpackedOneEqualAsStringsAreTwoKeysInOneOrder() {
+        // "K" and the Kelvin sign are one String; as keys, the packed one is a key of its own and comes first.
+        let (packed, unpacked) = (AttributeKey(rawValue: "K"), AttributeKey(rawValue: "\u{212A}"))
+        #expect("K" == "\u{212A}")
+        #expect(packed != unpacked)
+        #expect(packed < unpacked)
+        #expect(!(unpacked < packed))
+        #expect(Set([packed, unpacked]).count == 2)
+    }
+
     @Test func aDictionaryFindsEveryKeyByAFreshCopy() {
         var values: [AttributeKey: Int] = [:]
         for (index, code) in codes.enumerated() { values[AttributeKey(rawValue: code)] = index }

@@ -46,6 +46,42 @@ import Testing
     }
 
     /// NaN and infinite numbers and dates as values are a status, never a trap.
+    /// A subclass holding what a caller's own dictionary would is read the same way: each value as given, a string
+    /// as a string, a boolean or a number as either (Foundation hands a subclass's values out as they are).
+    @Test func aSubclassHoldingValidEntriesReadsAsFoundationsOwnDoes() {
+        let service = TestKeychain.uniqueService()
+        let secret = Data("subclass secret".utf8)
+        let item = PairListDictionary(
+            keys: [kSecClass, kSecAttrService, kSecAttrAccount, kSecValueData, kSecAttrSynchronizable],
+            values: [
+                kSecClassGenericPassword, service as NSString, "a" as NSString, secret as NSData, kCFBooleanFalse!,
+            ])
+        #expect(SecItemAdd(item, nil) == errSecSuccess)
+        let lookups: [(AnyObject, AnyObject, AnyObject)] = [
+            (kCFBooleanTrue!, kSecMatchLimitOne, kSecAttrSynchronizableAny),
+            (NSNumber(value: 1), NSNumber(value: 1), kCFBooleanFalse!),
+        ]
+        for (returnData, limit, synchronizable) in lookups {
+            let query = PairListDictionary(
+                keys: [
+                    kSecClass, kSecAttrService, kSecAttrAccount, kSecReturnData, kSecMatchLimit, kSecAttrSynchronizable,
+                ],
+                values: [
+                    kSecClassGenericPassword, service as NSString, "a" as NSString, returnData, limit, synchronizable,
+                ])
+            var result: CFTypeRef?
+            #expect(SecItemCopyMatching(query, &result) == errSecSuccess, "\(query.allValues)")
+            #expect(result as? Data == secret)
+        }
+        let changes = PairListDictionary(
+            keys: [kSecAttrLabel, kSecAttrSynchronizable], values: ["l" as NSString, kCFBooleanFalse!])
+        let query = PairListDictionary(
+            keys: [kSecClass, kSecAttrService], values: [kSecClassGenericPassword, service as NSString])
+        #expect(SecItemUpdate(query, changes) == errSecSuccess)
+        #expect(SecItemDelete(query) == errSecSuccess)
+        #expect(SecItemCopyMatching(query, nil) == errSecItemNotFound)
+    }
+
     @Test func nanAndInfiniteValuesAreAStatus() {
         let service = TestKeychain.uniqueService()
         for value: Any in [

@@ -57,15 +57,10 @@ struct AttributeChanges {
             }
             secret = data
         }
-        if let value = changes.take(.authenticationContext) {
-            guard let context = value.object as? any _ClavisAuthenticationContext else {
-                throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
-            }
-            authenticationContext = context
-        }
+        authenticationContext = try AuthenticationOptions.takeContext(&changes)
         accessGroup = try changes.takeString(.accessGroup)
         if let value = changes.take(.synchronizable) {
-            synchronizable = try ValueDecoding.bool(value, key: kSecAttrSynchronizable as String)
+            synchronizable = try ValueDecoding.bool(value, key: RequestKey.synchronizable.name)
         }
         let (accessControl, protection) = try ItemRequest.protection(&changes)
         _ = try changes.takeBool(.dataProtectionKeychain)

@@ -33,12 +33,7 @@ struct AuthenticationOptions {
     /// - Throws: `param` for a context that is not an `LAContext`, an unknown `kSecUseAuthenticationUI` value, or
     ///   Skip outside `SecItemCopyMatching`.
     init(_ query: inout QueryDictionary, for operation: Operation) throws(KeychainError) {
-        if let value = query.take(.authenticationContext) {
-            guard let context = value.object as? any _ClavisAuthenticationContext else {
-                throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
-            }
-            self.context = context
-        }
+        context = try Self.takeContext(&query)
         prompt = try query.takeString(.operationPrompt)
         if try query.takeBool(.noAuthenticationUI) == true { interface = .fail }
         if let value = try query.takeString(.authenticationUI) {
@@ -54,6 +49,16 @@ struct AuthenticationOptions {
                 throw KeychainError(.param, "kSecUseAuthenticationUI must be Allow, Fail or Skip")
             }
         }
+    }
+
+    /// Takes `kSecUseAuthenticationContext` from `query`; a value that is not an `LAContext` is `errSecParam`.
+    static func takeContext(_ query: inout QueryDictionary) throws(KeychainError) -> (any _ClavisAuthenticationContext)?
+    {
+        guard let value = query.take(.authenticationContext) else { return nil }
+        guard let context = value.object as? any _ClavisAuthenticationContext else {
+            throw KeychainError(.param, "kSecUseAuthenticationContext must be an LAContext")
+        }
+        return context
     }
 
     /// The options as the keychain client takes them.

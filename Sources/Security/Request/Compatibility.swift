@@ -33,7 +33,7 @@ enum Compatibility: Sendable, Equatable {
     /// the key is read.
     static func rules(for query: QueryDictionary, defaultRules: Compatibility) -> Compatibility {
         if let value = query.value(.dataProtectionKeychain),
-            (try? ValueDecoding.bool(value, key: kSecUseDataProtectionKeychain as String)) == true
+            (try? ValueDecoding.bool(value, key: RequestKey.dataProtectionKeychain.name)) == true
         {
             return .iOS
         }

@@ -183,7 +183,7 @@ struct ItemRequest {
             if name == kSecMatchLimitAll as String { return .all }
             throw KeychainError(.param, "kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number")
         }
-        let count = try ValueDecoding.integer(value, key: kSecMatchLimit as String)
+        let count = try ValueDecoding.integer(value, key: RequestKey.matchLimit.name)
         guard count >= 1 else { throw KeychainError(.param, "kSecMatchLimit must be at least 1") }
         return count == 1 ? .one : .count(Int(clamping: count))
     }
@@ -198,7 +198,7 @@ struct ItemRequest {
             }
             return .any
         }
-        return try ValueDecoding.bool(value, key: kSecAttrSynchronizable as String) ? .yes : .no
+        return try ValueDecoding.bool(value, key: RequestKey.synchronizable.name) ? .yes : .no
     }
 
     /// Removes the keys Clavis accepts and ignores, checking their types; refuses search options it lacks.

@@ -1,6 +1,7 @@
 import ClavisCore
 
-/// A caller's `CFDictionary`, read into string keys and untyped values without trusting anything about it.
+/// A caller's `CFDictionary`, read into string keys, each tagged with the request key it names, and values kept
+/// typed as read (`QueryValue`), without trusting anything about it.
 ///
 /// Every accessor returns a status for a bad value (`errSecParam`) instead of trapping.
 struct QueryDictionary {

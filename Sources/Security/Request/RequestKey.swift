@@ -62,7 +62,10 @@ enum RequestKey: Int, CaseIterable {
     var bit: UInt64 { 1 << UInt64(rawValue) }
 
     /// Each key's name, in `allCases` order, bridged once.
-    private static let names: [String] = allCases.map(\.name)
+    private static let names: [String] = {
+        precondition(allCases.count <= UInt64.bitWidth, "a set of request keys holds \(UInt64.bitWidth) at most")
+        return allCases.map(\.name)
+    }()
 
     /// The first eight bytes of each key's name, in `allCases` order.
     private static let prefixes: [PackedName] = names.map(PackedName.init(prefixOf:))
