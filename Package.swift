@@ -133,6 +133,6 @@ let package = Package(
     ]
     // The benchmark also measures through Apple's API, which exists only here.
     for target in package.targets where target.name == "clavis-bench" {
-        target.dependencies += ["Security", "ClavisClient"]
+        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity"]
     }
 #endif

@@ -1,5 +1,6 @@
 #if os(Linux)
     import ClavisClient
+    import ClavisIdentity
     import ClavisStore
     import Foundation
     import Security
@@ -10,13 +11,21 @@
     /// Each dictionary is built before its call is timed, as an app holds its query; the call and the result's
     /// bridging are timed.
     enum APIWorkloads {
-        /// The access group an item added through `Security` by this process goes to.
-        static var accessGroup: String { (try? KeychainClient().status().accessGroups.first) ?? "" }
+        /// The access group an item added through `Security` by this process goes to: the first of its entitlements
+        /// as the embedded keychain reads them (`CLAVIS_ENTITLEMENTS`, else the executable's name), found without
+        /// opening a keychain (asking a keychain service would open, or create, the user's own).
+        static var accessGroup: String {
+            (try? Entitlements.load(path: ClavisConfiguration.current.entitlementsPath).defaultGroup) ?? ""
+        }
 
         /// `SecItemAdd` and `SecItemCopyMatching` by primary key returning data, `operations` times each on
-        /// `bench`'s keychain (named by `$CLAVIS_HOME`, as an app's is); the items added are deleted again.
+        /// `bench`'s keychain, embedded, as an app's is when no daemon runs: whatever daemon listens or
+        /// `CLAVIS_SOCKET` names is left alone (the daemon rows start their own); the items added are deleted again.
         static func run(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
-            try ClavisConfiguration.withConfiguration(ClavisConfiguration.current.with(home: bench.home.path)) {
+            var configuration = ClavisConfiguration.current.with(home: bench.home.path)
+            configuration.looksForDaemon = false
+            configuration.daemonSocket = nil
+            return try ClavisConfiguration.withConfiguration(configuration) {
                 try measure(bench, operations: operations)
             }
         }
