@@ -119,8 +119,8 @@ public struct Row {
     /// Column `index`'s bytes when it holds a blob (NULL reads as empty, as `DatabaseValue.blob` has it), else nil:
     /// `self[index].blob` without a `DatabaseValue` in between, for rows read on every call.
     public func blob(_ index: Int) -> [UInt8]? {
-        guard readsAsBlob(index) else { return nil }
-        return storageClass(index) == .blob ? blobBytes(Int32(index)) : []
+        if storageClass(index) == .blob { return blobBytes(Int32(index)) }
+        return readsAsBlob(index) ? [] : nil
     }
 
     /// True when `blob(index)` is not nil, found without copying the bytes: a blob, or NULL (an empty blob), as the

@@ -75,7 +75,11 @@ struct BenchOptions {
                 throw .invalid(
                     "'\(name.prefix(40))' is not an option of \(mode.map { "clavis-bench \($0)" } ?? "clavis-bench")")
             }
-            guard let value = rest.popFirst() else { throw .invalid("\(name) needs a value") }
+            // An option's name, or a request for help, is never taken as the value before it.
+            guard let value = rest.popFirst(), Self.options[value] == nil, value != "--help", value != "-h" else {
+                throw .invalid("\(name) needs a value")
+            }
+            guard values[name] == nil else { throw .invalid("\(name) is given twice") }
             guard Self.admits(value, kind) else { throw .invalid("'\(value.prefix(40))' is not a value of \(name)") }
             values[name] = value
         }
@@ -98,9 +102,9 @@ struct BenchOptions {
     /// The value given for `name`, if any.
     func text(_ name: String) -> String? { values[name] }
 
-    /// The count given for `name` (checked when read), else `fallback`.
+    /// The count given for `name` (checked when the command line was read), else `fallback`.
     func count(_ name: String, default fallback: Int) -> Int { values[name].flatMap { Int($0) } ?? fallback }
 
-    /// The keychain sizes given with `--sizes` (checked when read), else 1,000 and 100,000.
+    /// The keychain sizes given with `--sizes` (checked when the command line was read), else 1,000 and 100,000.
     var sizes: [Int] { values["--sizes"].map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1000, 100_000] }
 }

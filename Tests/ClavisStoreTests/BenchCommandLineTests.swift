@@ -10,6 +10,8 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("clavis-bench")
         process.arguments = arguments
+        // No TPM named: its rows are skipped, whatever the environment of the tests names.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "CLAVIS_TPM_TCTI" }
         let (output, error) = (Pipe(), Pipe())
         process.standardOutput = output
         process.standardError = error
@@ -32,6 +34,14 @@ import Testing
         #expect(error.isEmpty)
     }
 
+    /// Modes the benchmark's own parts run with their options: each is accepted and measures (a TPM's rows are
+    /// skipped without one, quickly).
+    @Test(arguments: [["api-calls", "--operations", "1"], ["tpm", "--tpm-operations", "1", "--tpm-items", "0"]])
+    func theModesItsPartsRunAreAccepted(_ arguments: [String]) throws {
+        let (status, _, error) = try run(arguments)
+        #expect(status == 0, "\(error)")
+    }
+
     @Test(arguments: [
         (["--bogus"], "'--bogus' is not an option of clavis-bench"),
         (["--operations"], "--operations needs a value"),
@@ -41,6 +51,9 @@ import Testing
         (["--daemon", "maybe"], "'maybe' is not a value of --daemon"),
         (["keys", "--sizes", "10"], "'--sizes' is not an option of clavis-bench keys"),
         (["frobnicate"], "unknown mode 'frobnicate'"),
+        (["--operations", "5", "--operations", "6"], "--operations is given twice"),
+        (["--keep-dir", "--sizes", "10"], "--keep-dir needs a value"),
+        (["--keep-dir", "-h"], "--keep-dir needs a value"),
     ])
     func aMistakeIsOneLineAndStatusTwo(_ arguments: [String], _ complaint: String) throws {
         let (status, output, error) = try run(arguments)

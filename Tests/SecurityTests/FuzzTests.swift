@@ -45,7 +45,6 @@ import Testing
         #expect(SecItemUpdate(valid as CFDictionary, changes) == errSecParam)
     }
 
-    /// NaN and infinite numbers and dates as values are a status, never a trap.
     /// A subclass holding what a caller's own dictionary would is read the same way: each value as given, a string
     /// as a string, a boolean or a number as either (Foundation hands a subclass's values out as they are).
     @Test func aSubclassHoldingValidEntriesReadsAsFoundationsOwnDoes() {
@@ -78,10 +77,18 @@ import Testing
         let query = PairListDictionary(
             keys: [kSecClass, kSecAttrService], values: [kSecClassGenericPassword, service as NSString])
         #expect(SecItemUpdate(query, changes) == errSecSuccess)
+        var attributes: CFTypeRef?
+        let read: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecReturnAttributes as String: true,
+        ]
+        #expect(SecItemCopyMatching(read as CFDictionary, &attributes) == errSecSuccess)
+        #expect((attributes as? [String: Any])?[kSecAttrLabel as String] as? String == "l")
         #expect(SecItemDelete(query) == errSecSuccess)
         #expect(SecItemCopyMatching(query, nil) == errSecItemNotFound)
     }
 
+    /// NaN and infinite numbers and dates as values are a status, never a trap.
     @Test func nanAndInfiniteValuesAreAStatus() {
         let service = TestKeychain.uniqueService()
         for value: Any in [
