@@ -22,12 +22,40 @@
         /// `bench`'s keychain, embedded, as an app's is when no daemon runs: whatever daemon listens or
         /// `CLAVIS_SOCKET` names is left alone (the daemon rows start their own); the items added are deleted again.
         static func run(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
+            try ClavisConfiguration.withConfiguration(embedded(bench)) {
+                try measure(bench, operations: operations)
+            }
+        }
+
+        /// The configuration of `bench`'s keychain, embedded.
+        private static func embedded(_ bench: BenchKeychain) -> ClavisConfiguration {
             var configuration = ClavisConfiguration.current.with(home: bench.home.path)
             configuration.looksForDaemon = false
             configuration.daemonSocket = nil
-            return try ClavisConfiguration.withConfiguration(configuration) {
-                try measure(bench, operations: operations)
+            return configuration
+        }
+
+        /// `SecItemCopyMatching` on `small` and on `large` in turns of `turn` reads, `operations` reads each: the two
+        /// rows come from the same minutes, so the ratio of their p50s holds whatever the host does meanwhile, where
+        /// rows measured minutes apart move with its load. (The first read of each turn also finds the other
+        /// keychain's service: one read in `turn`, which no p50 sees.)
+        static func alternatingReads(small: BenchKeychain, large: BenchKeychain, operations: Int, turn: Int = 50)
+            throws -> [Measurement]
+        {
+            var reads = [small, large].map {
+                Measurement(name: "SecItemCopyMatching (alternating)", storeSize: $0.size)
             }
+            var generator = SystemRandomNumberGenerator()
+            while reads[1].nanoseconds.count < operations {
+                for (which, bench) in [small, large].enumerated() {
+                    try ClavisConfiguration.withConfiguration(embedded(bench)) {
+                        for _ in 0..<min(turn, operations - reads[which].nanoseconds.count) {
+                            try timeRead(bench, into: &reads[which], using: &generator)
+                        }
+                    }
+                }
+            }
+            return reads
         }
 
         /// The two rows on whatever keychain this task's configuration names, each row's name followed by `suffix`.
@@ -48,26 +76,7 @@
             }
             var read = Measurement(name: "SecItemCopyMatching" + suffix, storeSize: bench.size)
             var generator = SystemRandomNumberGenerator()
-            for _ in 0..<operations {
-                let index = Int.random(in: 0..<bench.size, using: &generator)
-                let query =
-                    [
-                        kSecClass as String: kSecClassGenericPassword,
-                        kSecAttrAccount as String: "acct-\(index)",
-                        kSecAttrService as String: "bench.service",
-                        kSecReturnData as String: true,
-                        kSecMatchLimit as String: kSecMatchLimitOne,
-                    ] as CFDictionary
-                var result: CFTypeRef?
-                var status: OSStatus = 0
-                read.time {
-                    status = SecItemCopyMatching(query, &result)
-                    _ = result as? Data
-                }
-                guard status == errSecSuccess, (result as? Data).map(Array.init) == Workloads.secret(index) else {
-                    throw Workloads.BenchError.status("SecItemCopyMatching", status)
-                }
-            }
+            for _ in 0..<operations { try timeRead(bench, into: &read, using: &generator) }
             for index in 0..<operations {
                 let query =
                     [
@@ -79,6 +88,30 @@
                 guard status == errSecSuccess else { throw Workloads.BenchError.status("SecItemDelete", status) }
             }
             return [add, read]
+        }
+
+        /// Times one `SecItemCopyMatching` by primary key returning data, of a random item of `bench`, into `read`.
+        private static func timeRead(
+            _ bench: BenchKeychain, into read: inout Measurement, using generator: inout SystemRandomNumberGenerator
+        ) throws {
+            let index = Int.random(in: 0..<bench.size, using: &generator)
+            let query =
+                [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrAccount as String: "acct-\(index)",
+                    kSecAttrService as String: "bench.service",
+                    kSecReturnData as String: true,
+                    kSecMatchLimit as String: kSecMatchLimitOne,
+                ] as CFDictionary
+            var result: CFTypeRef?
+            var status: OSStatus = 0
+            read.time {
+                status = SecItemCopyMatching(query, &result)
+                _ = result as? Data
+            }
+            guard status == errSecSuccess, (result as? Data).map(Array.init) == Workloads.secret(index) else {
+                throw Workloads.BenchError.status("SecItemCopyMatching", status)
+            }
         }
     }
 #endif

@@ -188,6 +188,20 @@ do {
             print(String(format: "%@ p50 at %d items / at %d items: %.2fx", name, large, small, slow / fast))
         }
     }
+    #if os(Linux)
+        // The million-item target against the small keychain, in turns, when the large one is kept (not rebuilt).
+        if let small = sizes.min(), let large = sizes.max(), small != large, large >= 1_000_000 {
+            let smallBench = try BenchKeychain(size: small, accessGroup: accessGroup, keptIn: nil)
+            defer { smallBench.remove() }
+            let largeBench = try BenchKeychain(size: large, accessGroup: accessGroup, keptIn: keepDirectory)
+            let reads = try APIWorkloads.alternatingReads(small: smallBench, large: largeBench, operations: operations)
+            for measurement in reads { print(measurement.row) }
+            print(
+                String(
+                    format: "SecItemCopyMatching p50 at %d items / at %d items, alternating: %.2fx", large, small,
+                    reads[1].percentile(0.5) / reads[0].percentile(0.5)))
+        }
+    #endif
     print(try ContentionWorker.measure(processes: 2, count: 1000))
     #if os(Linux)
         print(Measurement.header)
