@@ -51,20 +51,24 @@ final class Statement {
                 // The string's own UTF-8, with its length: no C string is built.
                 var text = text
                 status = text.withUTF8 { bytes in
-                    // An empty string must still bind as text, not NULL: give SQLite a valid pointer.
-                    let base = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)
-                    return clavis_sqlite3_bind_text_transient(
-                        handle, index, base?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+                    clavis_sqlite3_bind_text_transient(
+                        handle, index,
+                        Self.start(of: UnsafeRawBufferPointer(bytes)).assumingMemoryBound(to: CChar.self),
+                        Int32(bytes.count))
                 }
             case .blob(let bytes):
                 status = bytes.withUnsafeBytes { buffer in
-                    // A zero-length blob must still bind as a blob, not NULL: give SQLite a valid pointer.
-                    let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
-                    return clavis_sqlite3_bind_blob_transient(handle, index, base, Int32(buffer.count))
+                    clavis_sqlite3_bind_blob_transient(handle, index, Self.start(of: buffer), Int32(buffer.count))
                 }
             }
             guard status == SQLITE_OK else { throw connection.error(status, sql: sql) }
         }
+    }
+
+    /// Where `buffer` starts, or a valid pointer when it is empty: SQLite binds a null pointer as NULL, where an
+    /// empty string must bind as text and an empty blob as a blob.
+    private static func start(of buffer: UnsafeRawBufferPointer) -> UnsafeRawPointer {
+        buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!
     }
 }
 
