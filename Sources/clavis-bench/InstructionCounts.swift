@@ -32,7 +32,7 @@
                 let missing = ["valgrind", "objcopy"].filter { ChildProcess.find($0) == nil }
                 return ["instruction counts skipped: " + missing.joined(separator: " and ") + " not installed"]
             }
-            guard calls > 0 else { throw Workloads.BenchError.failed("--operations must be at least 1") }
+            precondition(calls > 0, "the command line asks for one call at least")
             // A folder of its own (mkdtemp): the stripped copy must not be one another user could swap.
             var template = Array((NSTemporaryDirectory() + "clavis-bench-instructions-XXXXXX").utf8CString)
             guard let made = mkdtemp(&template) else {
