@@ -154,9 +154,12 @@ public struct Row {
         Int64(exactly: sqlite3_column_double(handle, column))
     }
 
+    /// The text's bytes as SQLite counts them, NUL bytes included (a C-string read would stop at the first),
+    /// decoded as UTF-8 with any invalid sequence replaced.
     private func textString(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }
-        return String(cString: text)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// The value of column `index` (from 0).

@@ -46,7 +46,7 @@ struct RowDigests {
     init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], digests: IndexDigests) {
         lookups = [(.accessGroup, digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string("")))]
         let kinds = itemClass.attributeKinds
-        let primary = Set(itemClass.primaryKey)
+        let primary = itemClass.primaryKey  // a handful of keys: a scan costs less than hashing them into a set
         for key in AttributeKey.indexed where kinds[key] != nil {
             if let value = attributes[key] {
                 lookups.append((key, digests.digest(of: key, value)))
@@ -81,6 +81,36 @@ extension AttributeKey {
         case .secretServiceAttributes: "items_secret_service_attribute"
         default: preconditionFailure("attribute \(rawValue) has no lookup table")
         }
+    }
+
+    /// Every attribute with a lookup table.
+    static let withLookupTables: [AttributeKey] = [.accessGroup, .secretServiceAttributes] + indexed
+}
+
+/// The statements filing a row under one digest of an attribute and removing it again, built once per attribute:
+/// every add, update and delete runs one per digest, and building their text each time cost more than running the
+/// statements the connection keeps.
+struct LookupStatements {
+    /// Binds the digest, then the row's id.
+    let insert: String
+    /// Binds the digest, then the row's id.
+    let delete: String
+
+    private static let byKey: [AttributeKey: LookupStatements] = Dictionary(
+        uniqueKeysWithValues: AttributeKey.withLookupTables.map { key in
+            let table = key.lookupTable
+            return (
+                key,
+                LookupStatements(
+                    insert: "INSERT INTO \(table) (digest, item) VALUES (?, ?)",
+                    delete: "DELETE FROM \(table) WHERE digest = ? AND item = ?")
+            )
+        })
+
+    /// The statements of `key`, which must have a lookup table.
+    static func of(_ key: AttributeKey) -> LookupStatements {
+        guard let statements = byKey[key] else { preconditionFailure("attribute \(key.rawValue) has no lookup table") }
+        return statements
     }
 }
 

@@ -96,11 +96,9 @@ extension KeychainEngine {
     /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes) and inserts its row;
     /// its protection class must be open.
     private func insert(_ item: Item, storedSecret: SecureBytes?) throws {
-        let placeholders = Array(repeating: "?", count: Self.writableColumns.count).joined(separator: ", ")
         let values = try rowValues(item, storedSecret: storedSecret)
         let rowID = try changingItemRow(nil) {
-            try connection.execute(
-                "INSERT INTO items (\(Self.writableColumns.joined(separator: ", "))) VALUES (\(placeholders))", values)
+            try connection.execute(Self.insertRow, values)
             return connection.lastInsertedRowID
         }
         guard let rowID else { preconditionFailure("an insert names the row it made") }
@@ -110,10 +108,9 @@ extension KeychainEngine {
     /// Seals `item` (which was `old`) again under a fresh item key into the row `rowID`, keeping its place in
     /// insertion order.
     private func replace(rowID: Int64, old: Item, with item: Item, storedSecret: SecureBytes) throws {
-        let assignments = Self.writableColumns.map { "\($0) = ?" }.joined(separator: ", ")
         let values = try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)]
         try changingItemRow(rowID) {
-            try connection.execute("UPDATE items SET \(assignments) WHERE id = ?", values)
+            try connection.execute(Self.updateRow, values)
             return rowID
         }
         try deleteLookups(of: old, rowID: rowID)
@@ -125,8 +122,7 @@ extension KeychainEngine {
         for (key, digest) in RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
             .lookups
         {
-            try connection.execute(
-                "INSERT INTO \(key.lookupTable) (digest, item) VALUES (?, ?)", [.blob(digest), .integer(rowID)])
+            try connection.execute(LookupStatements.of(key).insert, [.blob(digest), .integer(rowID)])
         }
     }
 
@@ -135,8 +131,7 @@ extension KeychainEngine {
         for (key, digest) in RowDigests(itemClass: item.itemClass, attributes: item.attributes, digests: digests)
             .lookups
         {
-            try connection.execute(
-                "DELETE FROM \(key.lookupTable) WHERE digest = ? AND item = ?", [.blob(digest), .integer(rowID)])
+            try connection.execute(LookupStatements.of(key).delete, [.blob(digest), .integer(rowID)])
         }
     }
 
@@ -161,6 +156,16 @@ extension KeychainEngine {
             "class", "reference", "protection", "sync", "tombstone", "primary_digest", "wrapped_key", "attributes",
             "secret", "sealing",
         ]
+
+    /// The statement inserting a row's `writableColumns`, built once: an add runs it, and building its text each
+    /// time cost more than running the statement the connection keeps.
+    private static let insertRow =
+        "INSERT INTO items (\(writableColumns.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: writableColumns.count).joined(separator: ", ") + ")"
+
+    /// The statement rewriting the `writableColumns` of the row whose id is bound last, built once.
+    private static let updateRow =
+        "UPDATE items SET \(writableColumns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
 
     /// The values of `writableColumns` for `item`: its primary-key digest and its sealed parts.
     private func rowValues(_ item: Item, storedSecret: SecureBytes?) throws -> [DatabaseValue] {
@@ -675,7 +680,7 @@ extension KeychainEngine {
         try deleteItemRows(where: "id = ?", [.integer(rowID)])
         // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
         // on these rare paths).
-        for key in [AttributeKey.accessGroup, .secretServiceAttributes] + AttributeKey.indexed {
+        for key in AttributeKey.withLookupTables {
             try connection.execute("DELETE FROM \(key.lookupTable) WHERE item = ?", [.integer(rowID)])
         }
     }
