@@ -87,33 +87,6 @@ extension AttributeKey {
     static let withLookupTables: [AttributeKey] = [.accessGroup, .secretServiceAttributes] + indexed
 }
 
-/// The statements filing a row under one digest of an attribute and removing it again, built once per attribute:
-/// every add, update and delete runs one per digest, and building their text each time cost more than running the
-/// statements the connection keeps.
-struct LookupStatements {
-    /// Binds the digest, then the row's id.
-    let insert: String
-    /// Binds the digest, then the row's id.
-    let delete: String
-
-    private static let byKey: [AttributeKey: LookupStatements] = Dictionary(
-        uniqueKeysWithValues: AttributeKey.withLookupTables.map { key in
-            let table = key.lookupTable
-            return (
-                key,
-                LookupStatements(
-                    insert: "INSERT INTO \(table) (digest, item) VALUES (?, ?)",
-                    delete: "DELETE FROM \(table) WHERE digest = ? AND item = ?")
-            )
-        })
-
-    /// The statements of `key`, which must have a lookup table.
-    static func of(_ key: AttributeKey) -> LookupStatements {
-        guard let statements = byKey[key] else { preconditionFailure("attribute \(key.rawValue) has no lookup table") }
-        return statements
-    }
-}
-
 extension PersistentReference {
     /// A reference as a row of class `itemClass` stores it: the bytes after the class code (the row's class).
     init(itemClass: ItemClass, stored: [UInt8]) {

@@ -9,11 +9,11 @@ public enum KeychainDatabaseSettings {
 
     /// How it reads: the file mapped into memory (pages read without a system call or a copy), up to 1 GiB (about
     /// three million items: a million take 339 MB, and with a 256 MiB map the pages past it were each read with a
-    /// system call and copied), and a page cache that holds the index pages of a large keychain. Without `mapsDatabase` pages are copied into the cache instead, so
-    /// the process's resident memory stays within the cache (what a long-running daemon wants: mapped pages count as
-    /// its memory), here 8 MiB: the index pages of 100,000 items take about 5 MiB, and a random item's table page,
-    /// read once, gains nothing from being kept (the kernel keeps the file's pages anyway). A daemon then stays under
-    /// 32 MiB however long it serves.
+    /// system call and copied), and a page cache that holds the index pages of a large keychain. Without
+    /// `mapsDatabase` pages are copied into the cache instead, so the process's resident memory stays within the
+    /// cache (what a long-running daemon wants: mapped pages count as its memory), here 8 MiB: the index pages of
+    /// 100,000 items take about 5 MiB, and a random item's table page, read once, gains nothing from being kept (the
+    /// kernel keeps the file's pages anyway). A daemon then stays under 32 MiB however long it serves.
     public static func reads(mapsDatabase: Bool) -> String {
         let mapped = mapsDatabase ? 1_073_741_824 : 0
         let cacheKiB = mapsDatabase ? 16384 : 8192
