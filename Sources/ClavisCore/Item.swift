@@ -34,7 +34,8 @@ public struct Item: Sendable {
 
 /// An opaque, stable reference to one stored item (`kSecValuePersistentRef`).
 public struct PersistentReference: Hashable, Sendable, CustomStringConvertible {
-    /// The reference's bytes: the class code followed by 16 random bytes.
+    /// The reference's bytes: the class code followed by 16 bytes the store chose (the item's row id and 8 random
+    /// bytes, or 16 random bytes for an item stored before schema version 7 or under an application password).
     public let bytes: [UInt8]
 
     /// Wraps bytes that came from the store or from a caller.

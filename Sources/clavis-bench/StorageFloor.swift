@@ -43,8 +43,14 @@ enum StorageFloor {
         for _ in 0..<count {
             try floor.time {
                 try database.transaction {
-                    try database.execute(insertRow, [.integer(template)])
-                    let rowID = database.lastInsertedRowID
+                    // As the keychain does: the id chosen first, and a reference naming it (no index entry).
+                    guard let rowID = try database.scalar("SELECT coalesce(max(id), 0) + 1 FROM items")?.integer else {
+                        throw Workloads.BenchError.status("the floor's copy has no row id left", -1)
+                    }
+                    let reference =
+                        withUnsafeBytes(of: UInt64(rowID).bigEndian) { Array($0) }
+                        + (0..<8).map { _ in UInt8.random(in: 0...255) }
+                    try database.execute(insertRow, [.integer(template), .integer(rowID), .blob(reference)])
                     for lookup in lookups {
                         let digest =
                             lookup.isOwn
@@ -59,16 +65,19 @@ enum StorageFloor {
         return floor
     }
 
-    /// The statement inserting a copy of the row `?1` names, with a fresh persistent reference and primary-key
-    /// digest of the same lengths: the two columns with a unique value per item, each a random index entry, as an
-    /// add's are.
+    /// The statement inserting a copy of the row `?1` names as row `?2`, with the reference `?3` and a fresh
+    /// primary-key digest of the same length (a random index entry, as an add's is).
     private static func rowCopy(in database: Connection) throws -> String {
         let columns = try database.rows("SELECT name FROM pragma_table_info('items') WHERE name != 'id'")
             .compactMap { $0.first?.text }
         let values = columns.map { column in
-            ["reference", "primary_digest"].contains(column) ? "randomblob(length(\(column)))" : column
+            switch column {
+            case "reference": "?3"
+            case "primary_digest": "randomblob(length(primary_digest))"
+            default: column
+            }
         }
-        return "INSERT INTO items (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", "))"
+        return "INSERT INTO items (id, \(columns.joined(separator: ", "))) SELECT ?2, \(values.joined(separator: ", "))"
             + " FROM items WHERE id = ?1"
     }
 

@@ -120,7 +120,7 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 6)
+        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 7)
         _ = try keychain.add(item("1", ["service": "smtp"])).resultOrThrow()
         #expect(try keychain.find(search(["service": "smtp"])).resultOrThrow().count == 1)
         #expect(try keychain.find(query(account: "alice")).resultOrThrow().first?.secret?.string == "secret-alice")

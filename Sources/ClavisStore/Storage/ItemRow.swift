@@ -105,6 +105,29 @@ extension PersistentReference {
         return Array(bytes.dropFirst(prefix.count))
     }
 
-    /// The `items_reference` index's key for a stored reference: its first 8 random bytes.
+    /// This reference, freshly drawn for a new row (the class code and 16 random bytes), made to name row `rowID`:
+    /// its first 8 random bytes replaced by the row id, big-endian. It is then found by row id and needs no entry in
+    /// `items_reference`; the 8 random bytes left tell it apart from the reference of a deleted item whose row id a
+    /// new row took.
+    func naming(row rowID: Int64) -> PersistentReference {
+        precondition(bytes.count == Self.byteCount, "a drawn reference has the class code and 16 random bytes")
+        var named = bytes
+        withUnsafeBytes(of: UInt64(bitPattern: rowID).bigEndian) { named.replaceSubrange(4..<12, with: $0) }
+        return PersistentReference(bytes: named)
+    }
+
+    /// The row a stored reference names if it names one (`naming(row:)`): its first 8 bytes as a row id;
+    /// `nil` when they cannot be one. A reference that does not name its row is found through `items_reference`.
+    static func namedRow(_ stored: [UInt8]) -> Int64? {
+        guard stored.count == storedByteCount else { return nil }
+        let value = stored.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard value > 0, value <= UInt64(Int64.max) else { return nil }
+        return Int64(value)
+    }
+
+    /// The `items_reference` index's key for a stored reference: its first 8 bytes.
     static func indexKey(_ stored: [UInt8]) -> [UInt8] { Array(stored.prefix(8)) }
+
+    /// The length of the stored part of every reference the store makes: what follows the 4-byte class code.
+    private static let storedByteCount = byteCount - 4
 }

@@ -25,8 +25,14 @@ extension KeychainEngine {
                 try checkPasscodeRequirements(of: item)
                 guard try openClassKey(for: item.protection) != nil else { return .needsUnlock }
             }
-            for (item, storedSecret) in prepared { try insert(item, storedSecret: storedSecret) }
-            return .done(prepared.map(\.item))
+            var stored: [Item] = []
+            stored.reserveCapacity(prepared.count)
+            for (item, storedSecret) in prepared {
+                // An application password's layer is sealed to the reference the item was given.
+                let keepsReference = try Self.accessControl(of: item.attributes)?.usesApplicationPassword == true
+                stored.append(try insert(item, storedSecret: storedSecret, keepingReference: keepsReference))
+            }
+            return .done(stored)
         }
     }
 
@@ -93,16 +99,32 @@ extension KeychainEngine {
         }
     }
 
-    /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes) and inserts its row;
-    /// its protection class must be open.
-    private func insert(_ item: Item, storedSecret: SecureBytes?) throws {
-        let values = try rowValues(item, storedSecret: storedSecret)
-        let rowID = try changingItemRow(nil) {
+    /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes), inserts its row
+    /// and returns the item as stored: its reference, drawn fresh for it, made to name its row
+    /// (`PersistentReference.naming(row:)`, found without an index entry) unless `keepingReference`. Its protection
+    /// class must be open.
+    private func insert(_ item: Item, storedSecret: SecureBytes?, keepingReference: Bool = false) throws -> Item {
+        let rowID = try nextRowID()
+        var item = item
+        if !keepingReference { item.persistentReference = item.persistentReference.naming(row: rowID) }
+        let values = try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)]
+        _ = try changingItemRow(nil) {
             try connection.execute(Self.insertRow, values)
-            return connection.lastInsertedRowID
+            return rowID
         }
-        guard let rowID else { preconditionFailure("an insert names the row it made") }
         try insertLookups(of: item, rowID: rowID)
+        return item
+    }
+
+    /// The id the next row takes, as SQLite would choose it (one past the largest), chosen before the row is sealed
+    /// because its reference holds it. The caller is in a write transaction, so no other row can take it first.
+    private func nextRowID() throws -> Int64 {
+        // Past the largest id the sum is no longer an integer: SQLite would pick a free id at random, and a
+        // keychain that used nine quintillion ids answers that it has no room.
+        guard let next = try connection.scalar("SELECT coalesce(max(id), 0) + 1 FROM items")?.integer else {
+            throw KeychainError(.allocate, "the keychain has used every row id")
+        }
+        return next
     }
 
     /// Seals `item` (which was `old`) again under a fresh item key into the row `rowID`, keeping its place in
@@ -157,11 +179,11 @@ extension KeychainEngine {
             "secret", "sealing",
         ]
 
-    /// The statement inserting a row's `writableColumns`, built once rather than on every add (with the lookup
-    /// statements, building the text took about a tenth of an add's instructions).
+    /// The statement inserting a row's `writableColumns` and then its id, built once rather than on every add (with
+    /// the lookup statements, building the text took about a tenth of an add's instructions).
     private static let insertRow =
-        "INSERT INTO items (\(writableColumns.joined(separator: ", "))) VALUES ("
-        + Array(repeating: "?", count: writableColumns.count).joined(separator: ", ") + ")"
+        "INSERT INTO items (\(writableColumns.joined(separator: ", ")), id) VALUES ("
+        + Array(repeating: "?", count: writableColumns.count + 1).joined(separator: ", ") + ")"
 
     /// The statement rewriting the `writableColumns` of the row whose id is bound last, built once.
     private static let updateRow =
@@ -404,8 +426,14 @@ extension KeychainEngine {
         }
         if let reference = query.persistentReference {
             if let stored = reference.stored(for: query.itemClass) {
-                conditions += ["substr(reference, 1, 8) = ?", "reference = ?"]
-                values += [.blob(PersistentReference.indexKey(stored)), .blob(stored)]
+                // The row it names, or else its entry in `items_reference`; either way the whole reference matches.
+                conditions += [
+                    "(id = ? OR (substr(reference, 1, 8) = ? AND \(Schema.referenceNotNamingRow)))", "reference = ?",
+                ]
+                values += [
+                    PersistentReference.namedRow(stored).map { .integer($0) } ?? .null,
+                    .blob(PersistentReference.indexKey(stored)), .blob(stored),
+                ]
             } else {
                 conditions.append("0")  // Another class's reference, or none of ours: no row holds it.
             }
@@ -685,12 +713,13 @@ extension KeychainEngine {
         }
     }
 
-    /// Records that a synchronizable item's primary key went away: its attributes under a new reference, no secret.
+    /// Records that a synchronizable item's primary key went away: its attributes under a new reference (naming
+    /// the tombstone's row), no secret.
     private func insertTombstone(for item: Item) throws {
         var tombstone = item
         tombstone.persistentReference = PersistentReference(
             bytes: Array(item.itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16))
         tombstone.attributes[.modificationDate] = .date(Date())
-        try insert(tombstone, storedSecret: nil)
+        _ = try insert(tombstone, storedSecret: nil)
     }
 }
