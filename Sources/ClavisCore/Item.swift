@@ -34,8 +34,7 @@ public struct Item: Sendable {
 
 /// An opaque, stable reference to one stored item (`kSecValuePersistentRef`).
 public struct PersistentReference: Hashable, Sendable, CustomStringConvertible {
-    /// The reference's bytes: the class code followed by 16 bytes the store chose (the item's row id and 8 random
-    /// bytes, or 16 random bytes for an item stored before schema version 7 or under an application password).
+    /// The reference's bytes: the class code followed by 16 bytes the store chose.
     public let bytes: [UInt8]
 
     /// Wraps bytes that came from the store or from a caller.
@@ -44,11 +43,14 @@ public struct PersistentReference: Hashable, Sendable, CustomStringConvertible {
     /// The class named by the reference, when it is well formed.
     public var itemClass: ItemClass? {
         guard bytes.count == Self.byteCount else { return nil }
-        return ItemClass(rawValue: String(decoding: bytes.prefix(4), as: UTF8.self))
+        return ItemClass(rawValue: String(decoding: bytes.prefix(Self.classCodeByteCount), as: UTF8.self))
     }
 
     /// The length of every reference the store makes.
     public static let byteCount = 20
+
+    /// The length of the class code a reference starts with.
+    public static let classCodeByteCount = 4
 
     /// Hexadecimal, for display.
     public var description: String { bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }

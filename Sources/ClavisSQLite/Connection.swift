@@ -163,6 +163,9 @@ public final class Connection {
     /// The number of rows the last statement changed.
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// True inside a transaction (SQLite is out of autocommit mode).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// Runs `body` in a transaction that commits when it returns and rolls back when it throws.
     ///
     /// `immediate` takes the write lock at the start, so two writers queue instead of failing on upgrade.

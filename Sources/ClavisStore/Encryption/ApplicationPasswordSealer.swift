@@ -12,19 +12,28 @@ import FoundationEssentials
 enum ApplicationPasswordSealer {
     private static let magic = Array("cap1".utf8)
 
-    /// Seals `secret` under `password` with `kdf`.
-    static func seal(
-        _ secret: SecureBytes, password: SecureBytes, kdf: PasscodeKDF, reference: PersistentReference
-    ) throws -> SecureBytes {
+    /// The layer `password` makes with `kdf`: its key derived (the slow part, about 100 ms, done before the write
+    /// transaction) and its header, ready to seal a secret once the item's reference is known.
+    static func layer(password: SecureBytes, kdf: PasscodeKDF) throws -> Layer {
         guard !password.isEmpty else { throw KeychainError(.param, "an application password cannot be empty") }
         let header = Array(try JSONEncoder().encode(kdf))
         guard header.count <= Int(UInt16.max) else { throw KeychainError(.param, "the password KDF is too large") }
         let prefix = magic + [UInt8(header.count >> 8), UInt8(header.count & 0xFF)] + header
-        let key = try deriveKey(password, kdf)
-        return SecureBytes(prefix + (try AESGCM.seal(secret, key: key, authenticating: prefix + reference.bytes)))
+        return Layer(prefix: prefix, key: try deriveKey(password, kdf))
     }
 
-    /// Opens a blob `seal` made.
+    /// A password's key and the header naming its derivation.
+    struct Layer {
+        fileprivate let prefix: [UInt8]
+        fileprivate let key: SecureBytes
+
+        /// Seals `secret` for the item `reference` names.
+        func seal(_ secret: SecureBytes, reference: PersistentReference) throws -> SecureBytes {
+            SecureBytes(prefix + (try AESGCM.seal(secret, key: key, authenticating: prefix + reference.bytes)))
+        }
+    }
+
+    /// Opens a blob `Layer.seal` made.
     ///
     /// - Throws: `authFailed` when `password` is not the one it was sealed with; `decode` when the blob is damaged.
     static func open(_ sealed: SecureBytes, password: SecureBytes, reference: PersistentReference) throws

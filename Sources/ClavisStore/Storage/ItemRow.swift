@@ -112,22 +112,19 @@ extension PersistentReference {
     func naming(row rowID: Int64) -> PersistentReference {
         precondition(bytes.count == Self.byteCount, "a drawn reference has the class code and 16 random bytes")
         var named = bytes
-        withUnsafeBytes(of: UInt64(bitPattern: rowID).bigEndian) { named.replaceSubrange(4..<12, with: $0) }
+        let start = Self.classCodeByteCount
+        withUnsafeBytes(of: UInt64(bitPattern: rowID).bigEndian) { named.replaceSubrange(start..<start + 8, with: $0) }
         return PersistentReference(bytes: named)
     }
 
-    /// The row a stored reference names if it names one (`naming(row:)`): its first 8 bytes as a row id;
-    /// `nil` when they cannot be one. A reference that does not name its row is found through `items_reference`.
+    /// The row a stored reference would name (`naming(row:)`): its first 8 bytes as a row id, big-endian, whatever
+    /// they hold, as `Schema.referenceNotNamingRow` reads them; `nil` for a reference of another length. A reference
+    /// that does not name its row is found through `items_reference`.
     static func namedRow(_ stored: [UInt8]) -> Int64? {
-        guard stored.count == storedByteCount else { return nil }
-        let value = stored.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard value > 0, value <= UInt64(Int64.max) else { return nil }
-        return Int64(value)
+        guard stored.count == byteCount - classCodeByteCount else { return nil }
+        return Int64(bitPattern: stored.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
     /// The `items_reference` index's key for a stored reference: its first 8 bytes.
     static func indexKey(_ stored: [UInt8]) -> [UInt8] { Array(stored.prefix(8)) }
-
-    /// The length of the stored part of every reference the store makes: what follows the 4-byte class code.
-    private static let storedByteCount = byteCount - 4
 }

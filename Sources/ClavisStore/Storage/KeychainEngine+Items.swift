@@ -11,12 +11,12 @@ extension KeychainEngine {
     func add(_ items: [NewItem]) throws -> ServiceAnswer<[Item]> {
         // Prepared before the transaction: an application password's key derivation takes about 100 ms, and other
         // processes must not wait for it.
-        var prepared: [(item: Item, storedSecret: SecureBytes)] = []
+        var prepared: [(item: Item, secret: PreparedSecret)] = []
         for newItem in items {
             let item = try prepareForAdd(newItem)
-            let sealed = try storedSecret(of: item, applicationPassword: newItem.authentication?.applicationPassword)
-            guard case .done(let storedSecret) = sealed else { return sealed.need() }
-            prepared.append((item, storedSecret))
+            let secret = try preparedSecret(of: item, applicationPassword: newItem.authentication?.applicationPassword)
+            guard case .done(let preparedSecret) = secret else { return secret.need() }
+            prepared.append((item, preparedSecret))
         }
         return try connection.transaction {
             // Every need is answered before the first row is written: an answer commits the transaction, so nothing
@@ -27,11 +27,7 @@ extension KeychainEngine {
             }
             var stored: [Item] = []
             stored.reserveCapacity(prepared.count)
-            for (item, storedSecret) in prepared {
-                // An application password's layer is sealed to the reference the item was given.
-                let keepsReference = try Self.accessControl(of: item.attributes)?.usesApplicationPassword == true
-                stored.append(try insert(item, storedSecret: storedSecret, keepingReference: keepsReference))
-            }
+            for (item, secret) in prepared { stored.append(try insert(item, secret: secret)) }
             return .done(stored)
         }
     }
@@ -99,14 +95,14 @@ extension KeychainEngine {
         }
     }
 
-    /// Seals `item` with `storedSecret` (`nil` for a tombstone, which keeps only the attributes), inserts its row
-    /// and returns the item as stored: its reference, drawn fresh for it, made to name its row
-    /// (`PersistentReference.naming(row:)`, found without an index entry) unless `keepingReference`. Its protection
-    /// class must be open.
-    private func insert(_ item: Item, storedSecret: SecureBytes?, keepingReference: Bool = false) throws -> Item {
+    /// Seals `item` with `secret` (`nil` for a tombstone, which keeps only the attributes), inserts its row and
+    /// returns the item as stored: its reference, drawn fresh for it, made to name its row
+    /// (`PersistentReference.naming(row:)`, found without an index entry). Its protection class must be open.
+    private func insert(_ item: Item, secret: PreparedSecret?) throws -> Item {
         let rowID = try nextRowID()
         var item = item
-        if !keepingReference { item.persistentReference = item.persistentReference.naming(row: rowID) }
+        item.persistentReference = item.persistentReference.naming(row: rowID)
+        let storedSecret = try secret?.stored(for: item.persistentReference)
         let values = try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)]
         _ = try changingItemRow(nil) {
             try connection.execute(Self.insertRow, values)
@@ -119,6 +115,7 @@ extension KeychainEngine {
     /// The id the next row takes, as SQLite would choose it (one past the largest), chosen before the row is sealed
     /// because its reference holds it. The caller is in a write transaction, so no other row can take it first.
     private func nextRowID() throws -> Int64 {
+        precondition(connection.isInTransaction, "a row id is chosen inside the transaction that writes the row")
         // Past the largest id the sum is no longer an integer: SQLite would pick a free id at random, and a
         // keychain that used nine quintillion ids answers that it has no room.
         guard let next = try connection.scalar("SELECT coalesce(max(id), 0) + 1 FROM items")?.integer else {
@@ -157,20 +154,21 @@ extension KeychainEngine {
         }
     }
 
-    /// The secret as the item key seals it: the item's secret, first sealed under its application password when
-    /// its access control has `applicationPassword`.
+    /// The item's secret ready to be stored: with its application password's layer (the key derived) when its access
+    /// control has `applicationPassword`.
     ///
     /// When none is given, the answer names the password as needed (to be chosen: `.seal`).
-    private func storedSecret(of item: Item, applicationPassword: SecureBytes?) throws -> ServiceAnswer<SecureBytes> {
+    private func preparedSecret(of item: Item, applicationPassword: SecureBytes?) throws -> ServiceAnswer<
+        PreparedSecret
+    > {
         let secret = item.secret ?? SecureBytes([])
         guard let accessControl = try Self.accessControl(of: item.attributes), accessControl.usesApplicationPassword
-        else { return .done(secret) }
+        else { return .done(PreparedSecret(secret: secret, passwordLayer: nil)) }
         guard let applicationPassword else {
             return .needsAuthentication(accessControl.applicationPasswordPart, .seal)
         }
-        return .done(
-            try ApplicationPasswordSealer.seal(
-                secret, password: applicationPassword, kdf: freshKDF(), reference: item.persistentReference))
+        let layer = try ApplicationPasswordSealer.layer(password: applicationPassword, kdf: freshKDF())
+        return .done(PreparedSecret(secret: secret, passwordLayer: layer))
     }
 
     private static let writableColumns =
@@ -630,11 +628,11 @@ extension KeychainEngine {
                 updated.secret = changes.secret ?? old.secret
                 try checkConsistent(updated)
                 try checkPasscodeRequirements(of: updated)
-                let sealed = try storedSecret(
+                let secret = try preparedSecret(
                     of: updated, applicationPassword: query.authentication?.applicationPassword)
-                guard case .done(let storedSecret) = sealed else { return sealed.need() }
+                guard case .done(let preparedSecret) = secret else { return secret.need() }
                 guard try openClassKey(for: updated.protection) != nil else { return .needsUnlock }
-                replacements.append((rowID, old, updated, storedSecret))
+                replacements.append((rowID, old, updated, try preparedSecret.stored(for: updated.persistentReference)))
             }
             for (rowID, old, updated, storedSecret) in replacements {
                 if old.isSynchronizable,
@@ -720,6 +718,6 @@ extension KeychainEngine {
         tombstone.persistentReference = PersistentReference(
             bytes: Array(item.itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16))
         tombstone.attributes[.modificationDate] = .date(Date())
-        _ = try insert(tombstone, storedSecret: nil)
+        _ = try insert(tombstone, secret: nil)
     }
 }

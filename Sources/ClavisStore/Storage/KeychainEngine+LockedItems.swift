@@ -15,8 +15,9 @@ extension KeychainEngine {
     /// one in four billion items per value asked for): a reference answered here names a row whose digests match the
     /// query's, which decrypting it could still rule out, and a Secret Service search while locked then lists one
     /// item too many as locked (unlocked, the search drops it). The access group's digest is 8 bytes, so such a row
-    /// is still in one of the caller's groups, an item it could list anyway. Nothing else about a row is revealed,
-    /// and rows of open classes are left to `find`.
+    /// is still in one of the caller's groups, an item it could list anyway. Nothing else about a row is revealed
+    /// (beyond the row id every reference carries, as the caller's own listings show it), and rows of open classes
+    /// are left to `find`.
     ///
     /// - Throws: `param` for a query naming an attribute no digest stands for (it could only be checked against the
     ///   sealed attributes).
