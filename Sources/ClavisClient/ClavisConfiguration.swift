@@ -23,39 +23,105 @@ public import ClavisCore
 /// | where the user sits, for a daemon's `pinentry` | `GPG_TTY`, `TERM`, `DISPLAY`, `LC_ALL`/`LC_CTYPE`/`LANG`, `LC_MESSAGES` | standard input's terminal |
 public struct ClavisConfiguration: Sendable, Hashable {
     /// The embedded keychain's folder.
-    public var home: KeychainHome
+    public var home: KeychainHome {
+        get { settings.values.home }
+        set { changeSettings { $0.home = newValue } }
+    }
     /// Which setting chose `home`, for `clavis status`.
-    public var homeSource: String
+    public var homeSource: String {
+        get { settings.values.homeSource }
+        set { changeSettings { $0.homeSource = newValue } }
+    }
     /// The entitlements file of the embedded keychain's caller, if any.
-    public var entitlementsPath: String?
+    public var entitlementsPath: String? {
+        get { settings.values.entitlementsPath }
+        set { changeSettings { $0.entitlementsPath = newValue } }
+    }
     /// True when calls follow the data-protection keychain's rules even without `kSecUseDataProtectionKeychain`.
-    public var dataProtectionRulesByDefault: Bool
+    public var dataProtectionRulesByDefault: Bool {
+        get { settings.values.dataProtectionRulesByDefault }
+        set { changeSettings { $0.dataProtectionRulesByDefault = newValue } }
+    }
     /// The askpass program that asks for passcodes, if any.
-    public var askpassProgram: String?
+    public var askpassProgram: String? {
+        get { settings.values.askpassProgram }
+        set { changeSettings { $0.askpassProgram = newValue } }
+    }
     /// The scripted biometric sensor's file, if any.
-    public var biometryScript: String?
+    public var biometryScript: String? {
+        get { settings.values.biometryScript }
+        set { changeSettings { $0.biometryScript = newValue } }
+    }
     /// The daemon's socket named by `CLAVIS_SOCKET`: calls go there, and fail when no daemon answers.
-    public var daemonSocket: String?
+    public var daemonSocket: String? {
+        get { settings.values.daemonSocket }
+        set { changeSettings { $0.daemonSocket = newValue } }
+    }
     /// The user's runtime folder (`XDG_RUNTIME_DIR`), where a user daemon's socket is looked for.
-    public var runtimeDirectory: String?
+    public var runtimeDirectory: String? {
+        get { settings.values.runtimeDirectory }
+        set { changeSettings { $0.runtimeDirectory = newValue } }
+    }
     /// Where the user sits, for a daemon's own passcode prompt (`PasscodePrompt.hints`, GnuPG's option names).
-    public var promptHints: [String: String] = [:]
+    public var promptHints: [String: String] {
+        get { settings.values.promptHints }
+        set { changeSettings { $0.promptHints = newValue } }
+    }
     /// Where this process's keychain calls read the time (reuse windows, the embedded keychain's passcode lockout):
     /// the system's, unless a test moves an adjustable clock (`ClavisTesting`). A daemon keeps its own time.
-    public var clock: KeychainClock = .system
+    public var clock: KeychainClock {
+        get { settings.values.clock }
+        set { changeSettings { $0.clock = newValue } }
+    }
     /// False keeps calls on the embedded keychain even when a daemon listens at the user or system socket (a test's
     /// temporary keychain, `ClavisTesting`); `daemonSocket` still names a daemon explicitly.
-    public var looksForDaemon = true
+    public var looksForDaemon: Bool {
+        get { settings.values.looksForDaemon }
+        set { changeSettings { $0.looksForDaemon = newValue } }
+    }
     /// The user's configuration folder (`XDG_CONFIG_HOME`, absolute only), where a user's app registry lives.
-    public var configHome: String?
+    public var configHome: String? {
+        get { settings.values.configHome }
+        set { changeSettings { $0.configHome = newValue } }
+    }
     /// The user's home folder (`HOME`), `/` when unset.
-    public var userHome = "/"
+    public var userHome: String {
+        get { settings.values.userHome }
+        set { changeSettings { $0.userHome = newValue } }
+    }
     /// The device-key binding a keychain created now gets, as written (`CLAVIS_DEVICE_KEY`: `tpm` or `file`).
-    public var deviceKeyBinding: String?
+    public var deviceKeyBinding: String? {
+        get { settings.values.deviceKeyBinding }
+        set { changeSettings { $0.deviceKeyBinding = newValue } }
+    }
     /// The TPM's TCTI string (`CLAVIS_TPM_TCTI`).
-    public var tpmTCTI: String?
+    public var tpmTCTI: String? {
+        get { settings.values.tpmTCTI }
+        set { changeSettings { $0.tpmTCTI = newValue } }
+    }
     /// The PCRs a new TPM-bound keychain's device key is sealed to, as written (`CLAVIS_TPM_PCRS`: `0,7`).
-    public var tpmPCRs: String?
+    public var tpmPCRs: String? {
+        get { settings.values.tpmPCRs }
+        set { changeSettings { $0.tpmPCRs = newValue } }
+    }
+
+    /// The settings, shared by copies until one of them changes: a configuration is copied several times on every
+    /// keychain call, and copying its strings one by one took about 150 reference-count operations per call.
+    private var settings: SharedSettings
+
+    /// Changes the settings, copying them first when another configuration shares them.
+    private mutating func changeSettings(_ change: (inout Settings) -> Void) {
+        if !isKnownUniquelyReferenced(&settings) { settings = SharedSettings(settings.values) }
+        change(&settings.values)
+    }
+
+    /// Configurations are equal when their settings are.
+    public static func == (lhs: ClavisConfiguration, rhs: ClavisConfiguration) -> Bool {
+        lhs.settings === rhs.settings || lhs.settings.values == rhs.settings.values
+    }
+
+    /// Hashes the settings.
+    public func hash(into hasher: inout Hasher) { settings.values.hash(into: &hasher) }
 
     /// The device-key options these settings describe.
     ///
@@ -69,12 +135,11 @@ public struct ClavisConfiguration: Sendable, Hashable {
         home: KeychainHome, homeSource: String = "given", entitlementsPath: String? = nil,
         dataProtectionRulesByDefault: Bool = false, askpassProgram: String? = nil, biometryScript: String? = nil
     ) {
-        self.home = home
-        self.homeSource = homeSource
-        self.entitlementsPath = entitlementsPath
-        self.dataProtectionRulesByDefault = dataProtectionRulesByDefault
-        self.askpassProgram = askpassProgram
-        self.biometryScript = biometryScript
+        settings = SharedSettings(
+            Settings(
+                home: home, homeSource: homeSource, entitlementsPath: entitlementsPath,
+                dataProtectionRulesByDefault: dataProtectionRulesByDefault, askpassProgram: askpassProgram,
+                biometryScript: biometryScript))
     }
 
     /// This configuration with calls going to the daemon listening at `socket`.
@@ -90,14 +155,11 @@ public struct ClavisConfiguration: Sendable, Hashable {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }
         }
         if let home = value("CLAVIS_HOME") {
-            self.home = KeychainHome(path: home)
-            homeSource = "CLAVIS_HOME"
+            self.init(home: KeychainHome(path: home), homeSource: "CLAVIS_HOME")
         } else if let data = value("XDG_DATA_HOME"), data.hasPrefix("/") {
-            self.home = KeychainHome(path: data + "/clavis")
-            homeSource = "XDG_DATA_HOME"
+            self.init(home: KeychainHome(path: data + "/clavis"), homeSource: "XDG_DATA_HOME")
         } else {
-            self.home = KeychainHome(path: (value("HOME") ?? "/") + "/.local/share/clavis")
-            homeSource = "HOME"
+            self.init(home: KeychainHome(path: (value("HOME") ?? "/") + "/.local/share/clavis"), homeSource: "HOME")
         }
         entitlementsPath = value("CLAVIS_ENTITLEMENTS")
         dataProtectionRulesByDefault = value("CLAVIS_COMPAT")?.lowercased() == "ios"
@@ -169,5 +231,36 @@ public struct ClavisConfiguration: Sendable, Hashable {
             environment["GPG_TTY"] = String(cString: terminal)
         }
         return environment
+    }
+}
+
+extension ClavisConfiguration {
+    /// The values behind a configuration's properties (documented there).
+    fileprivate struct Settings: Hashable {
+        var home: KeychainHome
+        var homeSource: String
+        var entitlementsPath: String?
+        var dataProtectionRulesByDefault: Bool
+        var askpassProgram: String?
+        var biometryScript: String?
+        var daemonSocket: String?
+        var runtimeDirectory: String?
+        var promptHints: [String: String] = [:]
+        var clock: KeychainClock = .system
+        var looksForDaemon = true
+        var configHome: String?
+        var userHome = "/"
+        var deviceKeyBinding: String?
+        var tpmTCTI: String?
+        var tpmPCRs: String?
+    }
+
+    /// Settings held by reference, so that copying a configuration retains one object. They change only through
+    /// `changeSettings`, which copies them first unless this configuration alone holds them: no other thread can
+    /// see a change, which is what makes the class `Sendable`.
+    fileprivate final class SharedSettings: @unchecked Sendable {
+        var values: Settings
+
+        init(_ values: Settings) { self.values = values }
     }
 }
