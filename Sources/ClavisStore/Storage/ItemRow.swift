@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisCrypto
 import ClavisSQLite
 
 /// One `items` row as selected for matching: its identity and its still-sealed parts.
@@ -105,16 +106,22 @@ extension PersistentReference {
         return Array(bytes.dropFirst(prefix.count))
     }
 
-    /// This reference, freshly drawn for a new row (the class code and 16 random bytes), made to name row `rowID`:
-    /// its first 8 random bytes replaced by the row id, big-endian. It is then found by row id and needs no entry in
-    /// `items_reference`; the 8 random bytes left tell it apart from the reference of a deleted item whose row id a
-    /// new row took.
+    /// A fresh reference for a new row of class `itemClass`: its class code and 16 random bytes, the first 8 of which
+    /// `naming(row:)` replaces once the row is chosen.
+    static func drawn(for itemClass: ItemClass) -> PersistentReference {
+        PersistentReference(itemClass: itemClass, stored: SecureRandom.bytes(count: byteCount - classCodeByteCount))
+    }
+
+    /// This reference, drawn for a new row (`drawn(for:)`), made to name row `rowID`: its first 8 random bytes
+    /// replaced by the row id, big-endian. It is then found by row id and needs no entry in `items_reference`; the 8
+    /// random bytes left tell it apart from the reference of a deleted item whose row id a new row took.
     func naming(row rowID: Int64) -> PersistentReference {
         precondition(bytes.count == Self.byteCount, "a drawn reference has the class code and 16 random bytes")
-        var named = bytes
-        let start = Self.classCodeByteCount
-        withUnsafeBytes(of: UInt64(bitPattern: rowID).bigEndian) { named.replaceSubrange(start..<start + 8, with: $0) }
-        return PersistentReference(bytes: named)
+        var named = ByteWriter(capacity: Self.byteCount)
+        named.raw(bytes.prefix(Self.classCodeByteCount))
+        named.int64(rowID)
+        named.raw(bytes.dropFirst(Self.classCodeByteCount + 8))
+        return PersistentReference(bytes: named.bytes)
     }
 
     /// The row a stored reference would name (`naming(row:)`): its first 8 bytes as a row id, big-endian, whatever
@@ -122,7 +129,8 @@ extension PersistentReference {
     /// that does not name its row is found through `items_reference`.
     static func namedRow(_ stored: [UInt8]) -> Int64? {
         guard stored.count == byteCount - classCodeByteCount else { return nil }
-        return Int64(bitPattern: stored.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        var reader = ByteReader(stored, subject: "a persistent reference")
+        return try? reader.int64()
     }
 
     /// The `items_reference` index's key for a stored reference: its first 8 bytes.

@@ -50,8 +50,7 @@ extension KeychainEngine {
         attributes[.accessible] = attributes[.accessible] ?? .string(ProtectionClass.default.rawValue)
         let item = Item(
             itemClass: itemClass, attributes: attributes, secret: newItem.secret,
-            persistentReference: PersistentReference(
-                bytes: Array(itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16)))
+            persistentReference: .drawn(for: itemClass))
         try checkConsistent(item)
         return item
     }
@@ -715,8 +714,7 @@ extension KeychainEngine {
     /// the tombstone's row), no secret.
     private func insertTombstone(for item: Item) throws {
         var tombstone = item
-        tombstone.persistentReference = PersistentReference(
-            bytes: Array(item.itemClass.rawValue.utf8) + SecureRandom.bytes(count: 16))
+        tombstone.persistentReference = .drawn(for: item.itemClass)
         tombstone.attributes[.modificationDate] = .date(Date())
         _ = try insert(tombstone, secret: nil)
     }
