@@ -18,12 +18,12 @@
             (try? Entitlements.load(path: ClavisConfiguration.current.entitlementsPath).defaultGroup) ?? ""
         }
 
-        /// `SecItemAdd` and `SecItemCopyMatching` by primary key returning data, `operations` times each on
-        /// `bench`'s keychain, embedded, as an app's is when no daemon runs: whatever daemon listens or
+        /// `SecItemAdd` and `SecItemCopyMatching` by primary key returning data, `operations` times each (after
+        /// `firstReads` reads timed apart) on `bench`'s keychain, embedded, as an app's is when no daemon runs: whatever daemon listens or
         /// `CLAVIS_SOCKET` names is left alone (the daemon rows start their own); the items added are deleted again.
-        static func run(_ bench: BenchKeychain, operations: Int) throws -> [Measurement] {
+        static func run(_ bench: BenchKeychain, operations: Int, firstReads: Int = 0) throws -> [Measurement] {
             try ClavisConfiguration.withConfiguration(embedded(bench)) {
-                try measure(bench, operations: operations)
+                try measure(bench, operations: operations, firstReads: firstReads)
             }
         }
 
@@ -58,8 +58,18 @@
             return reads
         }
 
-        /// The two rows on whatever keychain this task's configuration names, each row's name followed by `suffix`.
-        static func measure(_ bench: BenchKeychain, operations: Int, suffix: String = "") throws -> [Measurement] {
+        /// How many reads the `(first reads)` row times before the `SecItemCopyMatching` row. The first reads after a
+        /// keychain opens touch pages this process has not mapped yet (a million items' leaves take 300 MB), so they
+        /// are timed apart: the `SecItemCopyMatching` row then measures the steady state of a process that keeps
+        /// reading, and the first reads' row, on ten times as many reads, how that state is reached.
+        static let firstReads = 20_000
+
+        /// The rows on whatever keychain this task's configuration names, each row's name followed by `suffix`:
+        /// `SecItemAdd`, then `SecItemCopyMatching` after `firstReads` reads timed in a row of their own (none when
+        /// 0), so that neither row mixes the cold reads after the keychain opens with the steady state.
+        static func measure(_ bench: BenchKeychain, operations: Int, suffix: String = "", firstReads: Int = 0) throws
+            -> [Measurement]
+        {
             var add = Measurement(name: "SecItemAdd" + suffix, storeSize: bench.size)
             for index in 0..<operations {
                 let attributes =
@@ -74,8 +84,10 @@
                 add.time { status = SecItemAdd(attributes, nil) }
                 guard status == errSecSuccess else { throw Workloads.BenchError.status("SecItemAdd", status) }
             }
-            var read = Measurement(name: "SecItemCopyMatching" + suffix, storeSize: bench.size)
             var generator = SystemRandomNumberGenerator()
+            var first = Measurement(name: "SecItemCopyMatching (first reads)" + suffix, storeSize: bench.size)
+            for _ in 0..<firstReads { try timeRead(bench, into: &first, using: &generator) }
+            var read = Measurement(name: "SecItemCopyMatching" + suffix, storeSize: bench.size)
             for _ in 0..<operations { try timeRead(bench, into: &read, using: &generator) }
             for index in 0..<operations {
                 let query =
@@ -87,7 +99,7 @@
                 let status = SecItemDelete(query)
                 guard status == errSecSuccess else { throw Workloads.BenchError.status("SecItemDelete", status) }
             }
-            return [add, read]
+            return firstReads > 0 ? [add, first, read] : [add, read]
         }
 
         /// Times one `SecItemCopyMatching` by primary key returning data, of a random item of `bench`, into `read`.

@@ -72,7 +72,8 @@
             defer { daemon.stop() }
             let configuration = ClavisConfiguration.current.with(daemonSocket: daemon.socket)
             var rows = try ClavisConfiguration.withConfiguration(configuration) {
-                try APIWorkloads.measure(bench, operations: operations, suffix: " (daemon)")
+                try APIWorkloads.measure(
+                    bench, operations: operations, suffix: " (daemon)", firstReads: APIWorkloads.firstReads)
             }
             rows.append(try roundTrip(configuration, storeSize: bench.size, operations: operations))
             return (rows, daemon.residentKiB)
