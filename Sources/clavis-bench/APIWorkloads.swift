@@ -19,8 +19,9 @@
         }
 
         /// `SecItemAdd` and `SecItemCopyMatching` by primary key returning data, `operations` times each (after
-        /// `firstReads` reads timed apart) on `bench`'s keychain, embedded, as an app's is when no daemon runs: whatever daemon listens or
-        /// `CLAVIS_SOCKET` names is left alone (the daemon rows start their own); the items added are deleted again.
+        /// `firstReads` reads timed apart) on `bench`'s keychain, embedded, as an app's is when no daemon runs:
+        /// whatever daemon listens or `CLAVIS_SOCKET` names is left alone (the daemon rows start their own); the items
+        /// added are deleted again.
         static func run(_ bench: BenchKeychain, operations: Int, firstReads: Int = 0) throws -> [Measurement] {
             try ClavisConfiguration.withConfiguration(embedded(bench)) {
                 try measure(bench, operations: operations, firstReads: firstReads)
@@ -59,7 +60,7 @@
         }
 
         /// How many reads the `(first reads)` row times before the `SecItemCopyMatching` row. The first reads after a
-        /// keychain opens touch pages this process has not mapped yet (a million items' leaves take 300 MB), so they
+        /// keychain opens touch pages its reader has not mapped or cached yet (a million items take 339 MB), so they
         /// are timed apart: the `SecItemCopyMatching` row then measures the steady state of a process that keeps
         /// reading, and the first reads' row, on ten times as many reads, how that state is reached.
         static let firstReads = 20_000
