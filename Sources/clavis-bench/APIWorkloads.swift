@@ -60,14 +60,14 @@
         }
 
         /// How many reads the `(first reads)` row times before the `SecItemCopyMatching` row. The first reads after a
-        /// keychain opens touch pages its reader has not mapped or cached yet (a million items take 339 MB), so they
-        /// are timed apart: the `SecItemCopyMatching` row then measures the steady state of a process that keeps
-        /// reading, and the first reads' row, on ten times as many reads, how that state is reached.
+        /// keychain opens may touch pages its reader has not mapped or cached yet (a million items take 339 MB), so
+        /// they are timed apart, and on ten times as many reads as the row after them, which a burst of load on the
+        /// host moves less.
         static let firstReads = 20_000
 
         /// The rows on whatever keychain this task's configuration names, each row's name followed by `suffix`:
-        /// `SecItemAdd`, then `SecItemCopyMatching` after `firstReads` reads timed in a row of their own (none when
-        /// 0), so that neither row mixes the cold reads after the keychain opens with the steady state.
+        /// `SecItemAdd`, then `firstReads` reads of `SecItemCopyMatching` in a row of their own (none when 0), then
+        /// the `SecItemCopyMatching` row.
         static func measure(_ bench: BenchKeychain, operations: Int, suffix: String = "", firstReads: Int = 0) throws
             -> [Measurement]
         {

@@ -72,7 +72,8 @@
         }
 
         /// The calls counted, in the child callgrind runs: `calls` `SecItemAdd` and `SecItemCopyMatching` calls on a
-        /// new keychain of `keychainSize` items, as the time rows make them.
+        /// new keychain of `keychainSize` items, as the time rows make them (without the first reads' row, so that each
+        /// call counted is one the count is divided by).
         static func runCalls(_ calls: Int) throws {
             let bench = try BenchKeychain(
                 size: keychainSize, accessGroup: APIWorkloads.accessGroup, keptIn: nil)
