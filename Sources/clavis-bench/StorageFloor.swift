@@ -3,20 +3,29 @@ import ClavisSQLite
 import ClavisStore
 import Foundation
 
-/// What SQLite alone costs for the writes one add makes: into a copy of the bench keychain's file (its pages as they
-/// are, same schema, same rows), one transaction per add inserting a row of the size a sealed item takes and its
-/// lookup entries (a digest of its own where the first item's is its own, the shared one elsewhere), under the
-/// keychain's own settings. No crypto, no dictionaries, no API: the rows above show how much of an add is the
-/// keychain's own work.
+/// What SQLite alone costs for the writes one add makes and for one read by primary key, on a copy of the bench
+/// keychain's file (its pages as they are, same schema, same rows), under the keychain's own settings. An add is one
+/// transaction inserting a row of the size a sealed item takes and its lookup entries (a digest of its own where the
+/// first item's is its own, the shared one elsewhere); a read is one statement, in a read transaction of its own,
+/// selecting a random item's row by its primary-key digest as the engine does, each column read. No crypto, no
+/// dictionaries, no API: the rows above show how much of each call is the keychain's own work.
 enum StorageFloor {
-    /// `count` such adds on a copy of `bench`'s database in its folder; the copy is removed afterwards.
-    static func measure(_ bench: BenchKeychain, count: Int) throws -> Measurement {
+    /// `count` such adds, then `count` such reads, on a copy of `bench`'s database in its folder; the copy is removed
+    /// afterwards.
+    static func measure(_ bench: BenchKeychain, count: Int) throws -> [Measurement] {
         let copy = bench.home.path + "/storage-floor.db"
         let removeCopy = { for suffix in ["", "-wal", "-shm"] { unlink(copy + suffix) } }
         removeCopy()  // A copy a crashed run left, whose log SQLite would otherwise replay.
         defer { removeCopy() }
         try copyDatabase(of: bench, to: copy)
-        return try measureAdds(on: copy, storeSize: bench.size, count: count)
+        let database = try Connection(path: copy, mode: .readWrite)
+        try database.enableWriteAheadLogging()
+        try database.executeScript(KeychainDatabaseSettings.writes)
+        try database.executeScript(KeychainDatabaseSettings.reads(mapsDatabase: true))
+        return [
+            try measureAdds(on: database, storeSize: bench.size, count: count),
+            try measureReads(on: database, storeSize: bench.size, count: count),
+        ]
     }
 
     /// Copies the keychain's file byte for byte once its log is folded in (no process has it open now), so the copy's
@@ -29,11 +38,7 @@ enum StorageFloor {
         try FileManager.default.copyItem(atPath: bench.home.databasePath, toPath: copy)
     }
 
-    private static func measureAdds(on path: String, storeSize: Int, count: Int) throws -> Measurement {
-        let database = try Connection(path: path, mode: .readWrite)
-        try database.enableWriteAheadLogging()
-        try database.executeScript(KeychainDatabaseSettings.writes)
-        try database.executeScript(KeychainDatabaseSettings.reads(mapsDatabase: true))
+    private static func measureAdds(on database: Connection, storeSize: Int, count: Int) throws -> Measurement {
         guard let template = try database.scalar("SELECT min(id) FROM items")?.integer else {
             throw Workloads.BenchError.status("the bench keychain has no item to copy", -1)
         }
@@ -61,6 +66,45 @@ enum StorageFloor {
                     }
                 }
             }
+        }
+        return floor
+    }
+
+    /// `count` reads of random items by primary-key digest, after the adds (as the API's reads follow its adds, with
+    /// pages in the log): the statement the engine runs for a read by whole primary key (its columns, its conditions
+    /// on the class, tombstones and `sync`, its order), each column read as the engine reads it. The digests are
+    /// drawn before the timing starts.
+    private static func measureReads(on database: Connection, storeSize: Int, count: Int) throws -> Measurement {
+        guard let first = try database.scalar("SELECT min(id) FROM items")?.integer,
+            let last = try database.scalar("SELECT max(id) FROM items")?.integer
+        else {
+            throw Workloads.BenchError.status("the floor's copy has no item to read", -1)
+        }
+        var keys: [(itemClass: DatabaseValue, digest: DatabaseValue)] = []
+        keys.reserveCapacity(count)
+        while keys.count < count {
+            let rows = try database.rows(
+                "SELECT class, primary_digest FROM items WHERE id >= ? AND tombstone = 0 AND sync = 0 ORDER BY id LIMIT 1",
+                [.integer(Int64.random(in: first...last))])
+            guard let row = rows.first, row.count == 2 else { continue }
+            keys.append((row[0], row[1]))
+        }
+        // ClavisStore's `ItemRow.columns` and the conditions `candidateConditions` writes for this read.
+        let select =
+            "SELECT id, reference, protection, sync, wrapped_key, attributes, secret, sealing, primary_digest FROM items"
+            + " WHERE class = ? AND tombstone = 0 AND sync = 0 AND primary_digest IN (?) ORDER BY id"
+        var floor = Measurement(name: "SQLite read (floor)", storeSize: storeSize)
+        for key in keys {
+            var found = false
+            try floor.time {
+                try database.forEachRow(select, [key.itemClass, key.digest]) { row in
+                    found = row[0].integer != nil && row.blob(1) != nil && row.text(2) != nil
+                        && row[3].integer != nil && row.blob(4) != nil && row.readsAsBlob(5) && row.blob(6) != nil
+                        && row[7].integer != nil && row.blob(8) != nil
+                    return false
+                }
+            }
+            guard found else { throw Workloads.BenchError.status("the floor's read found no row", -1) }
         }
         return floor
     }

@@ -154,7 +154,7 @@ do {
             if measurement.name == "read (pk)" { engineRead[size] = measurement.percentile(0.5) }
         }
         print(try DurabilityFloor.measure(in: bench.home.path, storeSize: size, count: operations).row)
-        print(try StorageFloor.measure(bench, count: operations).row)
+        for measurement in try StorageFloor.measure(bench, count: operations) { print(measurement.row) }
         #if os(Linux)
             let apiRows = try APIWorkloads.run(bench, operations: operations, firstReads: APIWorkloads.firstReads)
             for measurement in apiRows {
