@@ -84,21 +84,23 @@ enum StorageFloor {
         keys.reserveCapacity(count)
         while keys.count < count {
             let rows = try database.rows(
-                "SELECT class, primary_digest FROM items WHERE id >= ? AND tombstone = 0 AND sync = 0 ORDER BY id LIMIT 1",
+                "SELECT class, primary_digest FROM items"
+                    + " WHERE id >= ? AND tombstone = 0 AND sync = 0 ORDER BY id LIMIT 1",
                 [.integer(Int64.random(in: first...last))])
             guard let row = rows.first, row.count == 2 else { continue }
             keys.append((row[0], row[1]))
         }
         // ClavisStore's `ItemRow.columns` and the conditions `candidateConditions` writes for this read.
         let select =
-            "SELECT id, reference, protection, sync, wrapped_key, attributes, secret, sealing, primary_digest FROM items"
-            + " WHERE class = ? AND tombstone = 0 AND sync = 0 AND primary_digest IN (?) ORDER BY id"
+            "SELECT id, reference, protection, sync, wrapped_key, attributes, secret, sealing, primary_digest"
+            + " FROM items WHERE class = ? AND tombstone = 0 AND sync = 0 AND primary_digest IN (?) ORDER BY id"
         var floor = Measurement(name: "SQLite read (floor)", storeSize: storeSize)
         for key in keys {
             var found = false
             try floor.time {
                 try database.forEachRow(select, [key.itemClass, key.digest]) { row in
-                    found = row[0].integer != nil && row.blob(1) != nil && row.text(2) != nil
+                    found =
+                        row[0].integer != nil && row.blob(1) != nil && row.text(2) != nil
                         && row[3].integer != nil && row.blob(4) != nil && row.readsAsBlob(5) && row.blob(6) != nil
                         && row[7].integer != nil && row.blob(8) != nil
                     return false
