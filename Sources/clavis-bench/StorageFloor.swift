@@ -8,23 +8,25 @@ import Foundation
 /// transaction inserting a row of the size a sealed item takes and its lookup entries (a digest of its own where the
 /// first item's is its own, the shared one elsewhere); a read is one statement, in a read transaction of its own,
 /// selecting a random item's row by its primary-key digest as the engine does, each column read. No crypto, no
-/// dictionaries, no API: the rows above show how much of each call is the keychain's own work.
+/// dictionaries, no API: beside `add`, `read (pk)` and the `Security` rows, they show how much of each call is the
+/// keychain's own work.
 enum StorageFloor {
-    /// `count` such adds, then `count` such reads, on a copy of `bench`'s database in its folder; the copy is removed
-    /// afterwards.
+    /// `count` such adds, then `count` such reads of items the bench keychain held, on a copy of `bench`'s database in
+    /// its folder; the copy is removed afterwards.
     static func measure(_ bench: BenchKeychain, count: Int) throws -> [Measurement] {
         let copy = bench.home.path + "/storage-floor.db"
         let removeCopy = { for suffix in ["", "-wal", "-shm"] { unlink(copy + suffix) } }
         removeCopy()  // A copy a crashed run left, whose log SQLite would otherwise replay.
         defer { removeCopy() }
         try copyDatabase(of: bench, to: copy)
+        let keys = try primaryKeys(in: copy, count: count)
         let database = try Connection(path: copy, mode: .readWrite)
         try database.enableWriteAheadLogging()
         try database.executeScript(KeychainDatabaseSettings.writes)
         try database.executeScript(KeychainDatabaseSettings.reads(mapsDatabase: true))
         return [
             try measureAdds(on: database, storeSize: bench.size, count: count),
-            try measureReads(on: database, storeSize: bench.size, count: count),
+            try measureReads(keys, on: database, storeSize: bench.size),
         ]
     }
 
@@ -38,6 +40,8 @@ enum StorageFloor {
         try FileManager.default.copyItem(atPath: bench.home.databasePath, toPath: copy)
     }
 
+    /// `count` adds into `database`, each a transaction inserting a copy of its first row and that row's lookup
+    /// entries, timed.
     private static func measureAdds(on database: Connection, storeSize: Int, count: Int) throws -> Measurement {
         guard let template = try database.scalar("SELECT min(id) FROM items")?.integer else {
             throw Workloads.BenchError.status("the bench keychain has no item to copy", -1)
@@ -70,34 +74,44 @@ enum StorageFloor {
         return floor
     }
 
-    /// `count` reads of random items by primary-key digest, after the adds (as the API's reads follow its adds, with
-    /// pages in the log): the statement the engine runs for a read by whole primary key (its columns, its conditions
-    /// on the class, tombstones and `sync`, its order), each column read as the engine reads it. The digests are
-    /// drawn before the timing starts.
-    private static func measureReads(on database: Connection, storeSize: Int, count: Int) throws -> Measurement {
-        guard let first = try database.scalar("SELECT min(id) FROM items")?.integer,
-            let last = try database.scalar("SELECT max(id) FROM items")?.integer
-        else {
-            throw Workloads.BenchError.status("the floor's copy has no item to read", -1)
+    /// The class and primary-key digest of `count` items drawn at random, with repeats, from the live
+    /// non-synchronizable rows of the database at `path`, read through a connection of their own, closed before any
+    /// read is timed: the timed connection then finds no page of them touched (mapped or cached) by the draw, as the
+    /// engine's reads of random items find theirs.
+    private static func primaryKeys(in path: String, count: Int) throws -> [(
+        itemClass: DatabaseValue, digest: DatabaseValue
+    )] {
+        let database = try Connection(path: path, mode: .readWrite)
+        let ids = try database.rows("SELECT id FROM items WHERE tombstone = 0 AND sync = 0").compactMap {
+            $0.first?.integer
         }
-        var keys: [(itemClass: DatabaseValue, digest: DatabaseValue)] = []
-        keys.reserveCapacity(count)
-        while keys.count < count {
-            let rows = try database.rows(
-                "SELECT class, primary_digest FROM items"
-                    + " WHERE id >= ? AND tombstone = 0 AND sync = 0 ORDER BY id LIMIT 1",
-                [.integer(Int64.random(in: first...last))])
-            guard let row = rows.first, row.count == 2 else { continue }
-            keys.append((row[0], row[1]))
+        guard !ids.isEmpty else { throw Workloads.BenchError.status("the floor's copy has no item to read", -1) }
+        return try (0..<count).map { _ in
+            let row = try database.rows(
+                "SELECT class, primary_digest FROM items WHERE id = ?", [.integer(ids.randomElement()!)]
+            ).first
+            guard let row, row.count == 2 else {
+                throw Workloads.BenchError.status("the floor's copy lost an item while drawn", -1)
+            }
+            return (row[0], row[1])
         }
+    }
+
+    /// A read of each of `keys` by primary-key digest, after the adds (as the API's reads follow its adds, with pages
+    /// in the log): the statement the engine runs for the bench's reads by whole primary key (one access group, not
+    /// synchronizable, no protection class named: its columns, its conditions on the class, tombstones and `sync`, its
+    /// order), each column read as the engine reads it.
+    private static func measureReads(
+        _ keys: [(itemClass: DatabaseValue, digest: DatabaseValue)], on database: Connection, storeSize: Int
+    ) throws -> Measurement {
         // ClavisStore's `ItemRow.columns` and the conditions `candidateConditions` writes for this read.
         let select =
             "SELECT id, reference, protection, sync, wrapped_key, attributes, secret, sealing, primary_digest"
             + " FROM items WHERE class = ? AND tombstone = 0 AND sync = 0 AND primary_digest IN (?) ORDER BY id"
         var floor = Measurement(name: "SQLite read (floor)", storeSize: storeSize)
         for key in keys {
-            var found = false
             try floor.time {
+                var found = false
                 try database.forEachRow(select, [key.itemClass, key.digest]) { row in
                     found =
                         row[0].integer != nil && row.blob(1) != nil && row.text(2) != nil
@@ -105,8 +119,8 @@ enum StorageFloor {
                         && row[7].integer != nil && row.blob(8) != nil
                     return false
                 }
+                guard found else { throw Workloads.BenchError.status("the floor's read found no readable row", -1) }
             }
-            guard found else { throw Workloads.BenchError.status("the floor's read found no row", -1) }
         }
         return floor
     }
