@@ -103,7 +103,7 @@ extension KeychainEngine {
         item.persistentReference = item.persistentReference.naming(row: rowID)
         let storedSecret = try secret?.stored(for: item.persistentReference)
         let values = try rowValues(item, storedSecret: storedSecret) + [.integer(rowID)]
-        _ = try changingItemRow(nil) {
+        try changingItemRow(nil) {
             try connection.execute(Self.insertRow, values)
             return rowID
         }
