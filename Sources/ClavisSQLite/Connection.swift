@@ -157,6 +157,15 @@ public final class Connection {
         return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
+    /// A number that changes whenever the database changes, by this connection's writes or another's
+    /// (`SQLITE_FCNTL_DATA_VERSION`): SQLite reads it as each read transaction starts. Numbers of different
+    /// connections are not comparable.
+    public var dataVersion: UInt32 {
+        var version: UInt32 = 0
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return version
+    }
+
     /// The rowid of the last inserted row.
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -1,6 +1,7 @@
 public import ClavisCore
 public import ClavisCrypto
 import ClavisSQLite
+import Dispatch
 public import FoundationEssentials
 import Synchronization
 
@@ -212,6 +213,16 @@ public final class Keychain: Sendable {
         try perform { try $0.explain(query) }
     }
 
+    /// Checks, `ReadPin.idleMilliseconds` from now, whether this process stopped reading, and gives the read pin back
+    /// if it did; checks again while reads go on.
+    private func scheduleReadPinCheck() {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(ReadPin.idleMilliseconds)) {
+            [weak self] in
+            guard let self else { return }
+            if engine.withLock({ $0.readPin?.releaseIfIdle() ?? false }) { scheduleReadPinCheck() }
+        }
+    }
+
     /// `perform` for an item call: an answered need wrote nothing, so only a call that ran counts as a write.
     private func answering<Result: Sendable>(
         writing: Bool = false, _ body: (KeychainEngine) throws -> ServiceAnswer<Result>
@@ -220,8 +231,9 @@ public final class Keychain: Sendable {
     }
 
     /// Runs `body` on the engine under its lock; a call that `writing` first reopens a keychain that was opened
-    /// read-only, in case it can be written now, and counts a write (for a TPM's rollback counter) when its result
-    /// says it may have written (`countingWrite`).
+    /// read-only, in case it can be written now, and gives the read pin back (`ReadPin`), and counts a write (for a
+    /// TPM's rollback counter) when its result says it may have written (`countingWrite`). Any other call is a read,
+    /// run with the read pin held.
     private func perform<Result: Sendable>(
         writing: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
         _ body: (KeychainEngine) throws -> Result
@@ -229,8 +241,14 @@ public final class Keychain: Sendable {
         do {
             return try engine.withLock { engine in
                 do {
-                    if writing { try engine.reopenForWritingIfRefused() }
+                    if writing {
+                        try engine.reopenForWritingIfRefused()
+                        engine.readPin?.release()
+                    } else if engine.readPin?.beforeRead() == true {
+                        scheduleReadPinCheck()
+                    }
                     let result = try body(engine)
+                    if !writing { engine.readPin?.afterRead(dataVersion: engine.connection.dataVersion) }
                     if writing, engine.writeRefusal == nil, countingWrite(result) {
                         try engine.rollbackCounter?.recordWrite(engine.connection)
                     }

@@ -5,7 +5,10 @@ public enum KeychainDatabaseSettings {
     /// exited replays the log, so it is checkpointed often and truncated back to at most 1 MiB.
     public static let writes =
         "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; "
-        + "PRAGMA journal_size_limit = 1048576;"
+        + "PRAGMA journal_size_limit = \(logSizeLimit);"
+
+    /// The size, in bytes, SQLite truncates the log back to whenever it starts it over.
+    static let logSizeLimit = 1_048_576
 
     /// How it reads: the file mapped into memory (pages read without a system call or a copy), up to 1 GiB (about
     /// three million items: a million take 339 MB, and with a 256 MiB map the pages past it were each read with a

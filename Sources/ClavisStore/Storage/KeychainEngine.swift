@@ -46,6 +46,9 @@ final class KeychainEngine {
     private var calibratedKDF: PasscodeKDF?
     /// Where the passcode lockout reads the time.
     private let clock: KeychainClock
+    /// The read transaction kept open between this process's reads (`ReadPin`); `nil` for a keychain opened
+    /// read-only, whose reads take their locks as before.
+    private(set) var readPin: ReadPin?
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
     init(
@@ -82,6 +85,7 @@ final class KeychainEngine {
             let path = deviceKeyProvider.binding == .tpm ? home.sealedDeviceKeyPath : home.deviceKeyPath
             throw KeychainError(.invalidKeychain, "device key \(path) does not belong to this keychain")
         }
+        if writeRefusal == nil { readPin = try Self.readPin(in: folder) }
         if let sealed = deviceKeyProvider as? TPMDeviceKey {
             rollbackCounter = try RollbackCounter(
                 connection: connection, tcti: sealed.tcti, deviceKey: deviceKey, writable: writeRefusal == nil)
@@ -97,6 +101,14 @@ final class KeychainEngine {
         guard writeRefusal != nil else { return }
         connection = try Connection(path: ":memory:")
         (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home, mapsDatabase: mapsDatabase)
+        if writeRefusal == nil { readPin = try Self.readPin(in: folder) }
+    }
+
+    /// A read pin on the keychain's database in `folder`, at the path SQLite opened it by.
+    private static func readPin(in folder: KeychainFolder) throws -> ReadPin {
+        ReadPin(path: try folder.resolvedPath() + "/" + KeychainHome.databaseName) {
+            folder.size(of: KeychainHome.databaseName + "-wal")
+        }
     }
 
     // MARK: Lock state
