@@ -51,9 +51,20 @@ public final class Keychain: Sendable {
     }
 
     /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`, reading the time from `clock`.
-    public init(
+    public convenience init(
         home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
         clock: KeychainClock = .system
+    ) throws(KeychainError) {
+        try self.init(
+            home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase, clock: clock,
+            readPinMilliseconds: ReadPin.defaultIdleMilliseconds)
+    }
+
+    /// Opens the keychain in `home` as above, keeping each read pin (`ReadPin`) `readPinMilliseconds`: tests hold
+    /// one as long as they look at it.
+    init(
+        home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
+        clock: KeychainClock = .system, readPinMilliseconds: Int
     ) throws(KeychainError) {
         self.home = home
         deviceKeyBinding = deviceKeyProvider.binding
@@ -61,7 +72,8 @@ public final class Keychain: Sendable {
         self.clock = clock
         do {
             let opened = try KeychainEngine(
-                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase, clock: clock)
+                home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase, clock: clock,
+                readPinMilliseconds: readPinMilliseconds)
             identity = opened.keybag.identity
             engine = Mutex(opened)
         } catch {
@@ -213,13 +225,11 @@ public final class Keychain: Sendable {
         try perform { try $0.explain(query) }
     }
 
-    /// Checks, `ReadPin.idleMilliseconds` from now, whether this process stopped reading, and gives the read pin back
-    /// if it did; checks again while reads go on.
-    private func scheduleReadPinCheck() {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(ReadPin.idleMilliseconds)) {
+    /// Gives the read pin back `milliseconds` from now (`ReadPin`), unless the keychain is gone by then.
+    private func scheduleReadPinGiveBack(after milliseconds: Int) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(milliseconds)) {
             [weak self] in
-            guard let self else { return }
-            if engine.withLock({ $0.readPin?.releaseIfIdle() ?? false }) { scheduleReadPinCheck() }
+            self?.engine.withLock { $0.readPin?.giveBack() }
         }
     }
 
@@ -230,9 +240,9 @@ public final class Keychain: Sendable {
         try perform(writing: writing, countingWrite: { if case .done = $0 { true } else { false } }, body)
     }
 
-    /// Runs `body` on the engine under its lock; a call that `writing` first reopens a keychain that was opened
-    /// read-only, in case it can be written now, and gives the read pin back (`ReadPin`), and counts a write (for a
-    /// TPM's rollback counter) when its result says it may have written (`countingWrite`). Any other call is a read,
+    /// Runs `body` on the engine under its lock. A call that is `writing` first reopens a keychain that was opened
+    /// read-only (it may be writable now) and gives the read pin back (`ReadPin`); after it, a write is counted for a
+    /// TPM's rollback counter when its result says it may have written (`countingWrite`). Any other call is a read,
     /// run with the read pin held.
     private func perform<Result: Sendable>(
         writing: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
@@ -241,15 +251,18 @@ public final class Keychain: Sendable {
         do {
             return try engine.withLock { engine in
                 do {
-                    if writing {
-                        try engine.reopenForWritingIfRefused()
-                        engine.readPin?.release()
-                    } else if engine.readPin?.beforeRead() == true {
-                        scheduleReadPinCheck()
+                    guard writing else {
+                        if let pin = engine.readPin, pin.beforeRead() {
+                            scheduleReadPinGiveBack(after: pin.idleMilliseconds)
+                        }
+                        let result = try body(engine)
+                        engine.readPin?.afterRead(dataVersion: engine.connection.dataVersion)
+                        return result
                     }
+                    try engine.reopenForWritingIfRefused()
+                    engine.readPin?.beforeWrite()
                     let result = try body(engine)
-                    if !writing { engine.readPin?.afterRead(dataVersion: engine.connection.dataVersion) }
-                    if writing, engine.writeRefusal == nil, countingWrite(result) {
+                    if engine.writeRefusal == nil, countingWrite(result) {
                         try engine.rollbackCounter?.recordWrite(engine.connection)
                     }
                     return result

@@ -46,14 +46,17 @@ final class KeychainEngine {
     private var calibratedKDF: PasscodeKDF?
     /// Where the passcode lockout reads the time.
     private let clock: KeychainClock
-    /// The read transaction kept open between this process's reads (`ReadPin`); `nil` for a keychain opened
-    /// read-only, whose reads take their locks as before.
+    /// The read transaction kept open for a moment after a read (`ReadPin`); `nil` for a keychain opened read-only
+    /// or without pins, whose reads take their locks as before.
     private(set) var readPin: ReadPin?
+    /// How long a read pin is kept; 0 keeps none.
+    private let readPinMilliseconds: Int
 
     /// Opens (or creates) the keychain in `home`; with no passcode set it opens unlocked, else before first unlock.
+    /// `readPinMilliseconds`: how long a read pin is kept (`ReadPin`); 0 keeps none.
     init(
         home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
-        clock: KeychainClock = .system
+        clock: KeychainClock = .system, readPinMilliseconds: Int = ReadPin.defaultIdleMilliseconds
     ) throws {
         let folder = try KeychainFolder(home.path)
         for name in [KeychainHome.databaseName] + KeychainHome.databaseCompanionNames {
@@ -67,6 +70,7 @@ final class KeychainEngine {
         self.clock = clock
         self.home = home
         self.mapsDatabase = mapsDatabase
+        self.readPinMilliseconds = readPinMilliseconds
         self.connection = connection
         digests = try IndexDigests(deviceKey: deviceKey)
         self.writeRefusal = writeRefusal
@@ -85,7 +89,9 @@ final class KeychainEngine {
             let path = deviceKeyProvider.binding == .tpm ? home.sealedDeviceKeyPath : home.deviceKeyPath
             throw KeychainError(.invalidKeychain, "device key \(path) does not belong to this keychain")
         }
-        if writeRefusal == nil { readPin = try Self.readPin(in: folder) }
+        if writeRefusal == nil {
+            readPin = Self.readPin(on: connection, in: folder, idleMilliseconds: readPinMilliseconds)
+        }
         if let sealed = deviceKeyProvider as? TPMDeviceKey {
             rollbackCounter = try RollbackCounter(
                 connection: connection, tcti: sealed.tcti, deviceKey: deviceKey, writable: writeRefusal == nil)
@@ -101,14 +107,23 @@ final class KeychainEngine {
         guard writeRefusal != nil else { return }
         connection = try Connection(path: ":memory:")
         (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home, mapsDatabase: mapsDatabase)
-        if writeRefusal == nil { readPin = try Self.readPin(in: folder) }
+        if writeRefusal == nil {
+            readPin = Self.readPin(on: connection, in: folder, idleMilliseconds: readPinMilliseconds)
+        }
     }
 
-    /// A read pin on the keychain's database in `folder`, at the path SQLite opened it by.
-    private static func readPin(in folder: KeychainFolder) throws -> ReadPin {
-        ReadPin(path: try folder.resolvedPath() + "/" + KeychainHome.databaseName) {
-            folder.size(of: KeychainHome.databaseName + "-wal")
-        }
+    /// A read pin on the database `connection` opened in `folder`, kept `idleMilliseconds` after each read that takes
+    /// it; `nil` when the file cannot be named again (a pin is never worth failing an open for).
+    private static func readPin(on connection: Connection, in folder: KeychainFolder, idleMilliseconds: Int)
+        -> ReadPin?
+    {
+        guard idleMilliseconds > 0, let path = try? folder.resolvedPath(),
+            let databaseFile = connection.databaseFileIdentity
+        else { return nil }
+        return ReadPin(
+            path: path + "/" + KeychainHome.databaseName, databaseFile: databaseFile,
+            idleMilliseconds: idleMilliseconds
+        ) { folder.size(of: KeychainHome.databaseName + "-wal") }
     }
 
     // MARK: Lock state

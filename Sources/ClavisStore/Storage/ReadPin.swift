@@ -1,71 +1,107 @@
 import ClavisSQLite
+import Synchronization
 
-/// A read transaction kept open, between this process's reads, on a second connection to the keychain, so that a
-/// read finds its lock on the log already held and makes no system call.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A read transaction kept open for a moment, on a second connection to the keychain, so that the reads of a burst
+/// find their lock on the log already held and make no system call.
 ///
 /// Each read of a keychain in WAL mode is a transaction of its own, which takes a read lock on the shared-memory
 /// index and gives it back: two `fcntl` calls, about 1.5 µs on the machine the benchmarks run on, where a whole
 /// `SecItemCopyMatching` by primary key takes 15 to 17. SQLite counts those locks per process, so while another
-/// connection of the process holds the same lock, a read takes and gives back nothing. The kept transaction has
-/// read one row of `schema_version` and holds nothing else.
+/// connection of the process holds the same lock, a read takes and gives back nothing. The kept transaction has read
+/// the first row of `schema_version` and holds nothing else.
 ///
-/// What it costs others, and how that is bounded: a process cannot start the log over from its beginning while any
-/// other keeps reading it, so the log grows instead (checkpoints still copy it into the database). Hence the pin is
-/// - taken again, at the newest snapshot, after a read that saw the database change;
-/// - given back before each of this process's writes (whose checkpoints then start the log over as before);
-/// - given back once the process has read nothing for `idleMilliseconds` (`Keychain` schedules the check);
-/// - not taken while the log is larger than `logLimit`, so that a log others could not start over stays short.
+/// What it costs others, and how that is bounded: while a process reads the log, no process can start the log over
+/// from its beginning, and a reader of the database alone (read slot 0, taken once the log is wholly copied back)
+/// holds back every checkpoint. Hence a pin
+/// - lasts `idleMilliseconds` at most: the read that takes it schedules the check that gives it back (`Keychain`),
+///   and a read after that takes another;
+/// - is taken again at the newest snapshot after a read that saw the database change, so checkpoints can copy
+///   everything written before it;
+/// - is given back before each of this process's writes, whose checkpoints then start the log over as before;
+/// - is not taken while the log is larger than SQLite truncates it to (`KeychainDatabaseSettings.logSizeLimit`);
+/// - is never used by a process forked after it was made, whose kernel holds none of its parent's locks.
 ///
-/// Best effort: a pin that cannot be taken (another process is recovering the log, say) leaves reads as they were.
-/// Not thread-safe: the engine's lock serialises it.
+/// Best effort: a pin that cannot be taken leaves reads as they were, and at most one attempt is made per check and
+/// one after each write. Not thread-safe: the engine's lock serialises it.
 final class ReadPin {
-    /// How long the pin outlives this process's last read.
-    static let idleMilliseconds = 200
-    /// The largest log the pin is taken over: SQLite truncates the log back to this size (`journal_size_limit`)
-    /// whenever it starts it over, so a larger one has been held from starting over.
-    static let logLimit = KeychainDatabaseSettings.logSizeLimit
+    /// How long a pin is kept by default.
+    static let defaultIdleMilliseconds = 200
 
+    /// How long a pin is kept after the read that takes it.
+    let idleMilliseconds: Int
     private let path: String
+    /// The device and inode of the database the keychain's own connection opened: the pin's must be the same file.
+    private let databaseFile: (device: UInt64, inode: UInt64)
     private let logSize: () -> Int?
+    /// `ReadPin.forks` when this pin was made.
+    private let forkGeneration: Int
     private var connection: Connection?
-    /// Set when the pin's connection could not be opened (no descriptor left, say): reads then go on without a pin
-    /// rather than try again on every read.
-    private var cannotOpen = false
+    /// Set when the pin must not be used again: its connection could not be opened, opened another file, or this
+    /// process was forked since.
+    private var isDisabled = false
+    private var isHeld = false
     /// The data version the keychain's connection saw on the read after the pin was taken; `nil` before that read.
     private var pinnedVersion: UInt32?
-    private(set) var isHeld = false
     /// Whether this process has read once already: the pin's connection is opened at its second read, so that a
     /// command that reads once and exits opens no second connection.
     private var hasRead = false
-    /// Whether a read ran since the idle check was last scheduled or made.
-    private var readSinceIdleCheck = false
-    /// Whether an idle check is scheduled: at most one is.
-    private var idleCheckScheduled = false
+    /// Whether the check that gives the pin back is scheduled: until it runs, no other check is, and no other attempt
+    /// to take the pin is made but the first after a write (`mayRetake`).
+    private var isCheckScheduled = false
+    /// Whether a read may take the pin again before the scheduled check: once, after a write gave it back.
+    private var mayRetake = false
 
-    /// A pin on the database at `path`, whose log's size `logSize` reads.
-    init(path: String, logSize: @escaping () -> Int?) {
+    /// A pin on the database at `path`, the file `databaseFile` names, whose log's size `logSize` reads.
+    init(
+        path: String, databaseFile: (device: UInt64, inode: UInt64), idleMilliseconds: Int,
+        logSize: @escaping () -> Int?
+    ) {
         self.path = path
+        self.databaseFile = databaseFile
+        self.idleMilliseconds = idleMilliseconds
         self.logSize = logSize
+        forkGeneration = Self.forks.load(ordering: .relaxed)
     }
 
-    /// Before a read: takes the pin when none is held. True when the caller must schedule an idle check
-    /// (`releaseIfIdle`) after `idleMilliseconds`.
+    /// Before a read: takes the pin when none is held and no check is scheduled (or a write gave it back since). True
+    /// when the caller must schedule the check (`giveBack`) `idleMilliseconds` from now.
     func beforeRead() -> Bool {
+        guard !isDisabled else { return false }
+        guard Self.forks.load(ordering: .relaxed) == forkGeneration else {
+            // A forked child: SQLite's count says the lock is held, the kernel holds none for this process.
+            release()
+            isDisabled = true
+            return false
+        }
         guard hasRead else {
             hasRead = true
             return false
         }
-        readSinceIdleCheck = true
-        if !isHeld { hold() }
-        guard isHeld, !idleCheckScheduled else { return false }
-        idleCheckScheduled = true
-        return true
+        guard !isHeld else { return false }
+        let schedulesCheck = !isCheckScheduled
+        guard schedulesCheck || mayRetake else { return false }
+        mayRetake = false
+        isCheckScheduled = true
+        hold()
+        return schedulesCheck
+    }
+
+    /// Before one of this process's writes: gives the pin back, so that the write's checkpoint may start the log over.
+    func beforeWrite() {
+        release()
+        mayRetake = isCheckScheduled
     }
 
     /// After a read that saw the database at `dataVersion`: takes the pin again at the newest snapshot when the
     /// database changed since it was taken, since a read of the newer snapshot would otherwise take its own lock.
     /// (A change between taking the pin and the read after it goes unseen here: reads then take their own locks, as
-    /// without a pin, until the next change or the idle check.)
+    /// without a pin, until the next change or the check.)
     func afterRead(dataVersion: UInt32) {
         guard isHeld else { return }
         guard let pinnedVersion else {
@@ -78,60 +114,63 @@ final class ReadPin {
         if isHeld { self.pinnedVersion = dataVersion }
     }
 
-    /// Gives the pin back: before each of this process's writes.
-    func release() {
+    /// The scheduled check: gives the pin back; the next read takes another.
+    func giveBack() {
+        isCheckScheduled = false
+        mayRetake = false
+        release()
+    }
+
+    private func release() {
         pinnedVersion = nil
         guard isHeld else { return }
         isHeld = false
-        try? connection?.execute("COMMIT")
-    }
-
-    /// The idle check: gives the pin back when nothing was read since the last check. True when the caller must
-    /// check again after `idleMilliseconds`.
-    func releaseIfIdle() -> Bool {
-        if readSinceIdleCheck && isHeld {
-            readSinceIdleCheck = false
-            return true
+        do {
+            try connection?.execute("COMMIT")
+        } catch {
+            // A transaction left open would hold the log for good: close the connection instead.
+            connection = nil
         }
-        readSinceIdleCheck = false
-        idleCheckScheduled = false
-        release()
-        return false
     }
 
     /// Takes the pin at the newest snapshot, unless the log is too large or the connection cannot be had.
+    ///
+    /// SQLite truncates the log back to `journal_size_limit` at the first commit after starting it over, so a larger
+    /// one has not been started over since it grew (a reader held it, or one large transaction wrote it), and a pin
+    /// would keep it so.
     private func hold() {
-        guard !cannotOpen else { return }
-        if let size = logSize(), size > Self.logLimit { return }
-        if connection == nil {
-            do {
-                connection = try open()
-            } catch {
-                cannotOpen = true
-                return
-            }
-        }
-        guard let connection else { return }
+        if let size = logSize(), size > KeychainDatabaseSettings.logSizeLimit { return }
+        guard let connection = connection ?? open() else { return }
+        self.connection = connection
         do {
             try connection.execute("BEGIN DEFERRED")
-            do {
-                try connection.execute("SELECT version FROM schema_version")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
+            try connection.execute("SELECT 1 FROM schema_version LIMIT 1")
             isHeld = true
         } catch {
-            isHeld = false
+            try? connection.execute("ROLLBACK")
         }
     }
 
-    /// The pin's own connection: read-only in effect (`query_only`), and never waiting on a lock, so that taking the
-    /// pin never holds up the read it comes before.
-    private func open() throws -> Connection {
-        let connection = try Connection(
-            path: path, mode: .readWrite, busyTimeoutMilliseconds: 0, refusingSymbolicLinks: true)
-        try connection.executeScript("PRAGMA query_only = ON;")
+    /// The pin's own connection, or `nil` (and the pin disabled) when it cannot be opened or is not the keychain's
+    /// file: read-only in effect (`query_only`), and never waiting on a lock, so that taking the pin never holds up
+    /// the read it comes before.
+    private func open() -> Connection? {
+        guard
+            let connection = try? Connection(
+                path: path, mode: .readWrite, busyTimeoutMilliseconds: 0, refusingSymbolicLinks: true),
+            let opened = connection.databaseFileIdentity,
+            opened.device == databaseFile.device, opened.inode == databaseFile.inode,
+            (try? connection.executeScript("PRAGMA query_only = ON;")) != nil
+        else {
+            isDisabled = true
+            return nil
+        }
         return connection
     }
+
+    /// How many times this process was forked from one that had made a pin: `pthread_atfork` counts, in the child.
+    private static let forks: Atomic<Int> = {
+        pthread_atfork(nil, nil) { ReadPin.forks.add(1, ordering: .relaxed) }
+        return Atomic(0)
+    }()
 }
