@@ -19,13 +19,15 @@ import Synchronization
 /// What it costs others, and how that is bounded: while a process reads the log, no process can start the log over
 /// from its beginning, and a reader of the database alone (read slot 0, taken once the log is wholly copied back)
 /// holds back every checkpoint. Hence a pin
-/// - lasts `idleMilliseconds` at most: the read that takes it schedules the check that gives it back (`Keychain`),
-///   and a read after that takes another;
+/// - lasts about `idleMilliseconds`: the read that takes it schedules the check that gives it back (`Keychain`), and
+///   a read after that takes another;
 /// - is taken again at the newest snapshot after a read that saw the database change, so checkpoints can copy
-///   everything written before it;
+///   everything written before it (a change between taking the pin and that read waits for the check);
 /// - is given back before each of this process's writes, whose checkpoints then start the log over as before;
 /// - is not taken while the log is larger than SQLite truncates it to (`KeychainDatabaseSettings.logSizeLimit`);
-/// - is never used by a process forked after it was made, whose kernel holds none of its parent's locks.
+/// - is given up at the first call of a process forked after it was made, whose kernel holds none of its parent's
+///   locks. A mitigation only: as SQLite's connections, a keychain opened before `fork` must not be used in the
+///   child (the check may even have held the keychain's lock at the fork).
 ///
 /// Best effort: a pin that cannot be taken leaves reads as they were, and at most one attempt is made per check and
 /// one after each write. Not thread-safe: the engine's lock serialises it.
@@ -67,6 +69,7 @@ final class ReadPin {
         self.idleMilliseconds = idleMilliseconds
         self.logSize = logSize
         forkGeneration = Self.forks.load(ordering: .relaxed)
+        Self.countsForks
     }
 
     /// Before a read: takes the pin when none is held and no check is scheduled (or a write gave it back since). True
@@ -168,9 +171,11 @@ final class ReadPin {
         return connection
     }
 
-    /// How many times this process was forked from one that had made a pin: `pthread_atfork` counts, in the child.
-    private static let forks: Atomic<Int> = {
+    /// How many times this process was forked since it made its first pin (`countsForks`).
+    private static let forks = Atomic<Int>(0)
+
+    /// Registers the `pthread_atfork` handler that counts forks, in the child, once `forks` exists.
+    private static let countsForks: Void = {
         pthread_atfork(nil, nil) { ReadPin.forks.add(1, ordering: .relaxed) }
-        return Atomic(0)
     }()
 }
