@@ -21,8 +21,8 @@ import Synchronization
 /// holds back every checkpoint. Hence a pin
 /// - lasts about `idleMilliseconds`: the read that takes it schedules the check that gives it back (`Keychain`), and
 ///   a read after that takes another;
-/// - is taken again at the newest snapshot after a read that saw the database change, so checkpoints can copy
-///   everything written before it (a change between taking the pin and that read waits for the check);
+/// - is given back, and none taken until the check, after a read that saw another connection's change: while another
+///   process writes, its checkpoints go on as without a pin;
 /// - is given back before each of this process's writes, whose checkpoints then start the log over as before;
 /// - is not taken while the log is larger than SQLite truncates it to (`KeychainDatabaseSettings.logSizeLimit`);
 /// - is given up at the first call of a process forked after it was made, whose kernel holds none of its parent's
@@ -101,10 +101,10 @@ final class ReadPin {
         mayRetake = isCheckScheduled
     }
 
-    /// After a read that saw the database at `dataVersion`: takes the pin again at the newest snapshot when the
-    /// database changed since it was taken, since a read of the newer snapshot would otherwise take its own lock.
-    /// (A change between taking the pin and the read after it goes unseen here: reads then take their own locks, as
-    /// without a pin, until the next change or the check.)
+    /// After a read that saw the database at `dataVersion`: gives the pin back when another connection changed the
+    /// database since it was taken, and takes none until the check. While another process writes, a pin would save
+    /// this one nothing (each read of a newer snapshot takes its own lock) and hold back the writer's checkpoints.
+    /// (A change between taking the pin and the read after it goes unseen here: the check gives that pin back.)
     func afterRead(dataVersion: UInt32) {
         guard isHeld else { return }
         guard let pinnedVersion else {
@@ -113,8 +113,7 @@ final class ReadPin {
         }
         guard pinnedVersion != dataVersion else { return }
         release()
-        hold()
-        if isHeld { self.pinnedVersion = dataVersion }
+        mayRetake = false
     }
 
     /// The scheduled check: gives the pin back; the next read takes another.
