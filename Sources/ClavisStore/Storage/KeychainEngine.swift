@@ -89,9 +89,7 @@ final class KeychainEngine {
             let path = deviceKeyProvider.binding == .tpm ? home.sealedDeviceKeyPath : home.deviceKeyPath
             throw KeychainError(.invalidKeychain, "device key \(path) does not belong to this keychain")
         }
-        if writeRefusal == nil {
-            readPin = Self.readPin(on: connection, in: folder, idleMilliseconds: readPinMilliseconds)
-        }
+        openReadPin()
         if let sealed = deviceKeyProvider as? TPMDeviceKey {
             rollbackCounter = try RollbackCounter(
                 connection: connection, tcti: sealed.tcti, deviceKey: deviceKey, writable: writeRefusal == nil)
@@ -107,22 +105,23 @@ final class KeychainEngine {
         guard writeRefusal != nil else { return }
         connection = try Connection(path: ":memory:")
         (connection, writeRefusal) = try Self.openDatabase(in: folder, home: home, mapsDatabase: mapsDatabase)
-        if writeRefusal == nil {
-            readPin = Self.readPin(on: connection, in: folder, idleMilliseconds: readPinMilliseconds)
-        }
+        openReadPin()
     }
 
-    /// A read pin on the database `connection` opened in `folder`, kept `idleMilliseconds` after each read that takes
-    /// it; `nil` when the file cannot be named again (a pin is never worth failing an open for).
-    private static func readPin(on connection: Connection, in folder: KeychainFolder, idleMilliseconds: Int)
-        -> ReadPin?
-    {
-        guard idleMilliseconds > 0, let path = try? folder.resolvedPath(),
+    /// Makes the read pin of the database `connection` opened, kept `readPinMilliseconds` after each read that takes
+    /// it; none for a keychain opened read-only, or when the file cannot be named again (a pin is never worth failing
+    /// an open for).
+    private func openReadPin() {
+        guard writeRefusal == nil, readPinMilliseconds > 0, let path = try? folder.resolvedPath(),
             let databaseFile = connection.databaseFileIdentity
-        else { return nil }
-        return ReadPin(
+        else {
+            readPin = nil
+            return
+        }
+        let folder = folder
+        readPin = ReadPin(
             path: path + "/" + KeychainHome.databaseName, databaseFile: databaseFile,
-            idleMilliseconds: idleMilliseconds
+            idleMilliseconds: readPinMilliseconds
         ) { folder.size(of: KeychainHome.databaseName + "-wal") }
     }
 
