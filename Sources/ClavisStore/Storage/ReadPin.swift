@@ -101,12 +101,14 @@ final class ReadPin {
         mayRetake = isCheckScheduled
     }
 
-    /// After a read that saw the database at `dataVersion`: gives the pin back when another connection changed the
-    /// database since it was taken, and takes none until the check. While another process writes, a pin would save
-    /// this one nothing (each read of a newer snapshot takes its own lock) and hold back the writer's checkpoints.
-    /// (A change between taking the pin and the read after it goes unseen here: the check gives that pin back.)
-    func afterRead(dataVersion: UInt32) {
+    /// After a read that saw the database at `dataVersion` (asked for only while a pin is held, so that a read without
+    /// one pays nothing for it): gives the pin back when another connection changed the database since it was taken,
+    /// and takes none until the check. While another process writes, a pin would save this one nothing (each read of
+    /// a newer snapshot takes its own lock) and hold back the writer's checkpoints. (A change between taking the pin
+    /// and the read after it goes unseen here: the check gives that pin back.)
+    func afterRead(dataVersion: @autoclosure () -> UInt32) {
         guard isHeld else { return }
+        let dataVersion = dataVersion()
         guard let pinnedVersion else {
             pinnedVersion = dataVersion
             return
