@@ -187,7 +187,7 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `param` for a query naming an attribute that only the sealed attributes hold.
     public func lockedReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
-        try perform { try $0.lockedReferences(query) }
+        try perform(readsItems: true) { try $0.lockedReferences(query) }
     }
 
     /// Applies `changes` to every item matching `query` (one transaction) and answers how many changed; or what
@@ -237,21 +237,26 @@ public final class Keychain: Sendable {
     private func answering<Result: Sendable>(
         writing: Bool = false, _ body: (KeychainEngine) throws -> ServiceAnswer<Result>
     ) throws(KeychainError) -> ServiceAnswer<Result> {
-        try perform(writing: writing, countingWrite: { if case .done = $0 { true } else { false } }, body)
+        try perform(
+            writing: writing, readsItems: !writing, countingWrite: { if case .done = $0 { true } else { false } }, body)
     }
 
     /// Runs `body` on the engine under its lock. A call that is `writing` first reopens a keychain that was opened
     /// read-only (it may be writable now) and gives the read pin back (`ReadPin`); after it, a write is counted for a
-    /// TPM's rollback counter when its result says it may have written (`countingWrite`). Any other call is a read,
-    /// run with the read pin held.
+    /// TPM's rollback counter when its result says it may have written (`countingWrite`). Any other call is a read:
+    /// one that `readsItems` runs with the read pin held, any other (a setting: the passcode's lockout, its KDF) as
+    /// it would without a pin, neither counting towards one nor taking one, so that a command reading one item
+    /// beside its status opens no second connection.
     private func perform<Result: Sendable>(
-        writing: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
+        writing: Bool = false, readsItems: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
         _ body: (KeychainEngine) throws -> Result
     ) throws(KeychainError) -> Result {
         do {
             return try engine.withLock { engine in
+                engine.readPin?.giveUpIfForked()
                 do {
                     guard writing else {
+                        guard readsItems else { return try body(engine) }
                         if let pin = engine.readPin, pin.beforeRead() {
                             scheduleReadPinGiveBack(after: pin.idleMilliseconds)
                         }

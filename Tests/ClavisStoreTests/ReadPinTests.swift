@@ -67,6 +67,15 @@ import Testing
         #expect(try !pinIsHeld(), "a command reading once took a pin")
     }
 
+    /// As `clavis find-generic-password` reads: the passcode's lockout (its status), then one item.
+    @Test func aSettingReadBesideOneItemReadTakesNoPin() throws {
+        let keychain = try open()
+        _ = try keychain.add(password(account: "a")).resultOrThrow()
+        for _ in 0..<2 { #expect(try keychain.passcodeLockout == nil) }
+        #expect(try read(keychain, "a") == "s3cret")
+        #expect(try !pinIsHeld(), "a read of a setting counted towards the pin")
+    }
+
     @Test func aSecondReadTakesThePin() throws {
         let keychain = try open()
         _ = try keychain.add(password(account: "a")).resultOrThrow()

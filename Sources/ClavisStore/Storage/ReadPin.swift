@@ -50,8 +50,8 @@ final class ReadPin {
     private var isHeld = false
     /// The data version the keychain's connection saw on the read after the pin was taken; `nil` before that read.
     private var pinnedVersion: UInt32?
-    /// Whether this process has read once already: the pin's connection is opened at its second read, so that a
-    /// command that reads once and exits opens no second connection.
+    /// Whether this process has read items once already: the pin's connection is opened at its second item read, so
+    /// that a command that reads one item and exits opens no second connection.
     private var hasRead = false
     /// Whether the check that gives the pin back is scheduled: until it runs, no other check is, and no other attempt
     /// to take the pin is made but the first after a write (`mayRetake`).
@@ -72,16 +72,18 @@ final class ReadPin {
         Self.countsForks
     }
 
-    /// Before a read: takes the pin when none is held and no check is scheduled (or a write gave it back since). True
+    /// Before each call on the keychain: in a process forked since the pin was made, gives it up for good. SQLite's
+    /// count there says the lock is held, where the kernel holds none for the child.
+    func giveUpIfForked() {
+        guard !isDisabled, Self.forks.load(ordering: .relaxed) != forkGeneration else { return }
+        release()
+        isDisabled = true
+    }
+
+    /// Before a read of items: takes the pin when none is held and no check is scheduled (or a write gave it back since). True
     /// when the caller must schedule the check (`giveBack`) `idleMilliseconds` from now.
     func beforeRead() -> Bool {
         guard !isDisabled else { return false }
-        guard Self.forks.load(ordering: .relaxed) == forkGeneration else {
-            // A forked child: SQLite's count says the lock is held, the kernel holds none for this process.
-            release()
-            isDisabled = true
-            return false
-        }
         guard hasRead else {
             hasRead = true
             return false
