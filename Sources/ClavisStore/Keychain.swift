@@ -244,9 +244,10 @@ public final class Keychain: Sendable {
     /// Runs `body` on the engine under its lock. A call that is `writing` first reopens a keychain that was opened
     /// read-only (it may be writable now) and gives the read pin back (`ReadPin`); after it, a write is counted for a
     /// TPM's rollback counter when its result says it may have written (`countingWrite`). Any other call is a read:
-    /// one that `readsItems` runs with the read pin held, any other (a setting: the passcode's lockout, its KDF) as
-    /// it would without a pin, neither counting towards one nor taking one, so that a command reading one item
-    /// beside its status opens no second connection.
+    /// one that `readsItems` counts towards the read pin and runs with it held; any other (a setting such as the
+    /// passcode's lockout or KDF, a query plan) neither counts towards a pin nor takes one, so that a command reading
+    /// one item beside its status opens no second connection. Either gives a held pin back when it saw another
+    /// connection's change.
     private func perform<Result: Sendable>(
         writing: Bool = false, readsItems: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
         _ body: (KeychainEngine) throws -> Result
@@ -256,8 +257,7 @@ public final class Keychain: Sendable {
                 engine.readPin?.giveUpIfForked()
                 do {
                     guard writing else {
-                        guard readsItems else { return try body(engine) }
-                        if let pin = engine.readPin, pin.beforeRead() {
+                        if readsItems, let pin = engine.readPin, pin.beforeRead() {
                             scheduleReadPinGiveBack(after: pin.idleMilliseconds)
                         }
                         let result = try body(engine)

@@ -74,6 +74,17 @@ import Testing
         for _ in 0..<2 { #expect(try keychain.passcodeLockout == nil) }
         #expect(try read(keychain, "a") == "s3cret")
         #expect(try !pinIsHeld(), "a read of a setting counted towards the pin")
+        #expect(try read(keychain, "a") == "s3cret")
+        #expect(try pinIsHeld(), "the second item read took no pin")
+    }
+
+    @Test func aSettingReadThatSeesAnotherConnectionsChangeGivesThePinBack() throws {
+        let keychain = try open()
+        _ = try keychain.add(password(account: "a")).resultOrThrow()
+        for _ in 0..<2 { _ = try read(keychain, "a") }
+        try writeFromOutside()
+        #expect(try keychain.passcodeLockout == nil)
+        #expect(try !pinIsHeld(), "the read of a setting kept the pin after another connection's change")
     }
 
     @Test func aSecondReadTakesThePin() throws {

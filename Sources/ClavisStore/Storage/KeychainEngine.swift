@@ -46,7 +46,7 @@ final class KeychainEngine {
     private var calibratedKDF: PasscodeKDF?
     /// Where the passcode lockout reads the time.
     private let clock: KeychainClock
-    /// The read transaction kept open for a moment after a read (`ReadPin`); `nil` for a keychain opened read-only
+    /// The read transaction kept open for a moment after an item read (`ReadPin`); `nil` for a keychain opened read-only
     /// or without pins, whose reads take their locks as before.
     private(set) var readPin: ReadPin?
     /// How long a read pin is kept; 0 keeps none.

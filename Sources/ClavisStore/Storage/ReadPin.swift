@@ -19,14 +19,14 @@ import Synchronization
 /// What it costs others, and how that is bounded: while a process reads the log, no process can start the log over
 /// from its beginning, and a reader of the database alone (read slot 0, taken once the log is wholly copied back)
 /// holds back every checkpoint. Hence a pin
-/// - lasts about `idleMilliseconds`: the read that takes it schedules the check that gives it back (`Keychain`), and
-///   a read after that takes another;
-/// - is given back, and none taken until the check, after a read that saw another connection's change: while another
-///   process writes, its checkpoints go on as without a pin;
+/// - lasts about `idleMilliseconds`: the item read that takes it schedules the check that gives it back
+///   (`Keychain`), and an item read after that takes another (reads of a setting neither count nor take one);
+/// - is given back, and none taken until the check, after any read that saw another connection's change: while
+///   another process writes, its checkpoints go on as without a pin;
 /// - is given back before each of this process's writes, whose checkpoints then start the log over as before;
 /// - is not taken while the log is larger than SQLite truncates it to (`KeychainDatabaseSettings.logSizeLimit`);
-/// - is given up at the first call of a process forked after it was made, whose kernel holds none of its parent's
-///   locks. A mitigation only: as SQLite's connections, a keychain opened before `fork` must not be used in the
+/// - is given up at the first call that reaches the database in a process forked after it was made, whose kernel
+///   holds none of its parent's locks. A mitigation only: as SQLite's connections, a keychain opened before `fork` must not be used in the
 ///   child (the check may even have held the keychain's lock at the fork).
 ///
 /// Best effort: a pin that cannot be taken leaves reads as they were, and at most one attempt is made per check and
@@ -72,7 +72,7 @@ final class ReadPin {
         Self.countsForks
     }
 
-    /// Before each call on the keychain: in a process forked since the pin was made, gives it up for good. SQLite's
+    /// Before each call that reaches the database: in a process forked since the pin was made, gives it up for good. SQLite's
     /// count there says the lock is held, where the kernel holds none for the child.
     func giveUpIfForked() {
         guard !isDisabled, Self.forks.load(ordering: .relaxed) != forkGeneration else { return }
@@ -80,8 +80,8 @@ final class ReadPin {
         isDisabled = true
     }
 
-    /// Before a read of items: takes the pin when none is held and no check is scheduled (or a write gave it back since). True
-    /// when the caller must schedule the check (`giveBack`) `idleMilliseconds` from now.
+    /// Before a read of items: takes the pin when none is held and no check is scheduled (or a write gave it back
+    /// since). True when the caller must schedule the check (`giveBack`) `idleMilliseconds` from now.
     func beforeRead() -> Bool {
         guard !isDisabled else { return false }
         guard hasRead else {
