@@ -46,8 +46,8 @@ final class KeychainEngine {
     private var calibratedKDF: PasscodeKDF?
     /// Where the passcode lockout reads the time.
     private let clock: KeychainClock
-    /// The read transaction kept open for a moment after an item read (`ReadPin`); `nil` for a keychain opened read-only
-    /// or without pins, whose reads take their locks as before.
+    /// The read transaction kept open for a moment after an item read (`ReadPin`); `nil` for a keychain opened
+    /// read-only or without pins, whose reads take their locks as before.
     private(set) var readPin: ReadPin?
     /// How long a read pin is kept; 0 keeps none.
     private let readPinMilliseconds: Int

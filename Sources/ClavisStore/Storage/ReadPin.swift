@@ -26,8 +26,8 @@ import Synchronization
 /// - is given back before each of this process's writes, whose checkpoints then start the log over as before;
 /// - is not taken while the log is larger than SQLite truncates it to (`KeychainDatabaseSettings.logSizeLimit`);
 /// - is given up at the first call that reaches the database in a process forked after it was made, whose kernel
-///   holds none of its parent's locks. A mitigation only: as SQLite's connections, a keychain opened before `fork` must not be used in the
-///   child (the check may even have held the keychain's lock at the fork).
+///   holds none of its parent's locks. A mitigation only: as SQLite's connections, a keychain opened before `fork`
+///   must not be used in the child (the check may even have held the keychain's lock at the fork).
 ///
 /// Best effort: a pin that cannot be taken leaves reads as they were, and at most one attempt is made per check and
 /// one after each write. Not thread-safe: the engine's lock serialises it.
@@ -72,8 +72,8 @@ final class ReadPin {
         Self.countsForks
     }
 
-    /// Before each call that reaches the database: in a process forked since the pin was made, gives it up for good. SQLite's
-    /// count there says the lock is held, where the kernel holds none for the child.
+    /// Before each call that reaches the database: in a process forked since the pin was made, gives it up for good.
+    /// SQLite's count there says the lock is held, where the kernel holds none for the child.
     func giveUpIfForked() {
         guard !isDisabled, Self.forks.load(ordering: .relaxed) != forkGeneration else { return }
         release()
