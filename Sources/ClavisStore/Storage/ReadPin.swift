@@ -120,7 +120,7 @@ final class ReadPin {
         mayRetake = false
     }
 
-    /// The scheduled check: gives the pin back; the next read takes another.
+    /// The scheduled check: gives the pin back; the next item read takes another.
     func giveBack() {
         isCheckScheduled = false
         mayRetake = false
