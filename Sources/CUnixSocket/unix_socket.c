@@ -9,7 +9,9 @@
 #include <sched.h>
 #include <time.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/sockios.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -241,4 +243,64 @@ int clavis_pidfd_open(int pid) {
 int clavis_pidfd_is_alive(int pidfd) {
     struct pollfd watch = {.fd = pidfd, .events = POLLIN, .revents = 0};
     return poll(&watch, 1, 0) == 0 ? 1 : 0;
+}
+
+int clavis_socket_pass_credentials(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on);
+}
+
+long clavis_socket_unread_count(int fd) {
+    int count = 0;
+    if (ioctl(fd, SIOCINQ, &count) != 0) return -1;
+    return count;
+}
+
+/* One recvmsg with room for the sender's credentials; a chunk the kernel attached none to (sent before the
+   receiver asked for them) reports pid 0. */
+static long clavis_receive_credited_once(int fd, void *buffer, size_t length, int flags,
+                                         struct clavis_sender *sender) {
+    union {
+        struct cmsghdr header;
+        char room[CMSG_SPACE(sizeof(struct ucred))];
+    } control;
+    struct iovec part = {.iov_base = buffer, .iov_len = length};
+    while (1) {
+        struct msghdr message = {
+            .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.room, .msg_controllen = sizeof control.room};
+        ssize_t got = recvmsg(fd, &message, flags | MSG_CMSG_CLOEXEC);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        sender->pid = 0;
+        sender->uid = (unsigned int)-1;
+        sender->gid = (unsigned int)-1;
+        for (struct cmsghdr *item = CMSG_FIRSTHDR(&message); item != NULL; item = CMSG_NXTHDR(&message, item)) {
+            if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_CREDENTIALS &&
+                item->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+                struct ucred credentials;
+                memcpy(&credentials, CMSG_DATA(item), sizeof credentials);
+                sender->pid = credentials.pid;
+                sender->uid = credentials.uid;
+                sender->gid = credentials.gid;
+            }
+        }
+        return (long)got;
+    }
+}
+
+long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
+                                    struct clavis_sender *sender) {
+    if (poll_microseconds > 0) {
+        long long deadline = clavis_monotonic_microseconds() + poll_microseconds;
+        while (1) {
+            long got = clavis_receive_credited_once(fd, buffer, length, MSG_DONTWAIT, sender);
+            if (got >= 0) return got;
+            if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+            if (clavis_monotonic_microseconds() >= deadline) break;
+            sched_yield();
+        }
+    }
+    return clavis_receive_credited_once(fd, buffer, length, 0, sender);
 }

@@ -165,6 +165,9 @@ public enum Response: Sendable {
     case purge(AccessGroupPurge)
     /// Items named by their persistent references: the locked items a query matches.
     case references([PersistentReference])
+    /// Nothing was done: the request was sent before the daemon had identified the process sending it (its first
+    /// on this connection), so it cannot tell which program sent it. The same request sent again is answered.
+    case sendAgain
 
     /// The response's bytes (which may hold secrets: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -223,6 +226,8 @@ public enum Response: Sendable {
             writer.uint64(UInt64(max(purge.deleted, 0)))
             writer.strings(purge.purgedGroups)
             writer.strings(purge.keptGroups)
+        case .sendAgain:
+            writer.byte(24)
         case .references(let references):
             writer.byte(12)
             writer.uint32(UInt32(references.count))
@@ -272,6 +277,7 @@ public enum Response: Sendable {
             self = .purge(
                 AccessGroupPurge(
                     deleted: try count(&reader), purgedGroups: try reader.strings(), keptGroups: try reader.strings()))
+        case 24: self = .sendAgain
         default: throw reader.malformed("an unknown response")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the response") }

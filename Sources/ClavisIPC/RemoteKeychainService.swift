@@ -222,20 +222,37 @@ public final class RemoteKeychainService: KeychainService {
                 connection.socket = fresh
                 try fresh.send(frame)
             }
-            guard var reply = try receiveDroppingOnFailure(&connection) else {
-                connection.socket = nil
-                throw KeychainError(.io, "the keychain daemon closed the connection before answering")
+            var response = try receiveResponse(to: requestID, &connection)
+            if case .sendAgain = response {
+                // The first request of this process on the connection reached the daemon before the daemon had
+                // identified the process: sent again now, it is answered.
+                try connection.socket?.send(frame)
+                response = try receiveResponse(to: requestID, &connection)
             }
-            defer { reply.wipe() }
-            guard reply.requestID == requestID else {
-                connection.socket = nil
-                throw KeychainError(.io, "the keychain daemon answered another request")
-            }
-            var reader = ByteReader(reply.body, subject: "the keychain daemon's answer")
-            return try Response(from: &reader)
+            return response
         }
         if case .failure(let error) = response { throw error }
+        if case .sendAgain = response {
+            throw KeychainError(.io, "the keychain daemon did not identify this process")
+        }
         return response
+    }
+
+    /// The daemon's response to request `requestID` on the connection.
+    private func receiveResponse(to requestID: UInt32, _ connection: inout Connection) throws(KeychainError)
+        -> Response
+    {
+        guard var reply = try receiveDroppingOnFailure(&connection) else {
+            connection.socket = nil
+            throw KeychainError(.io, "the keychain daemon closed the connection before answering")
+        }
+        defer { reply.wipe() }
+        guard reply.requestID == requestID else {
+            connection.socket = nil
+            throw KeychainError(.io, "the keychain daemon answered another request")
+        }
+        var reader = ByteReader(reply.body, subject: "the keychain daemon's answer")
+        return try Response(from: &reader)
     }
 
     private func receiveDroppingOnFailure(_ connection: inout Connection) throws(KeychainError) -> Frame? {

@@ -23,11 +23,31 @@ public final class SocketConnection {
     /// time.
     public let pollMicroseconds: UInt32
 
-    /// Takes ownership of `descriptor`; receives wait awake for up to `pollMicroseconds` before they sleep.
-    public init(descriptor: Int32, pollMicroseconds: UInt32 = 0) {
+    /// True when every frame received names the process that sent it (`Frame.sender`), as the kernel tells it.
+    public let readsSenders: Bool
+
+    /// Takes ownership of `descriptor`; receives wait awake for up to `pollMicroseconds` before they sleep. With
+    /// `readsSenders`, the kernel attaches the sending process's credentials to every byte (`SO_PASSCRED`), each frame
+    /// names its sender, and a frame whose bytes two processes wrote is refused.
+    public init(descriptor: Int32, pollMicroseconds: UInt32 = 0, readsSenders: Bool = false) {
         self.descriptor = descriptor
         self.pollMicroseconds = pollMicroseconds
+        self.readsSenders = readsSenders
+        if readsSenders { _ = clavis_socket_pass_credentials(descriptor) }
     }
+
+    /// Where in the stream the bytes that have reached this end (read or waiting in the socket) end: anything past
+    /// it was sent after this call began. `nil` when the socket cannot tell.
+    public func arrivedBytes() -> UInt64? {
+        let waiting = clavis_socket_unread_count(descriptor)
+        guard waiting >= 0 else { return nil }
+        return receivedBytes + UInt64(waiting)
+    }
+
+    /// How many bytes this end has taken from the socket.
+    private var receivedBytes: UInt64 = 0
+    /// The process that sent the bytes waiting in the read-ahead buffer (with `readsSenders`).
+    private var readAheadSender: FrameSender?
 
     /// How long a client waits awake for an answer before it sleeps: reads, and a write whose `fdatasync` takes what
     /// a disk's usually does, are answered within it. With 100 µs a write's client slept and its wake-up added about
@@ -102,6 +122,8 @@ public final class SocketConnection {
             }
         }
         try refuseOtherVersion()
+        let offset = receivedBytes - UInt64(readAhead.count)
+        let sender = readAheadSender
         let (requestID, length) = try Frame.readHeader(readAhead.take(Frame.headerSize))
         // The body grows as its bytes arrive, a megabyte at a time: a header alone (saying 64 MiB and sending
         // nothing) costs the receiver nothing.
@@ -109,7 +131,7 @@ public final class SocketConnection {
         body.reserveCapacity(min(length, max(readAhead.count, ReadAhead.capacity)))
         while body.count < length {
             if readAhead.isEmpty && length - body.count >= ReadAhead.capacity {
-                guard receiveDirectly(into: &body, count: min(length - body.count, 1 << 20)) else {
+                guard receiveDirectly(into: &body, count: min(length - body.count, 1 << 20), from: sender) else {
                     Frame.wipe(&body)
                     throw KeychainError(.io, "the keychain connection broke in the middle of a message")
                 }
@@ -117,7 +139,7 @@ public final class SocketConnection {
             }
             if readAhead.isEmpty {
                 let received: Bool
-                do { received = try fillReadAhead() } catch {
+                do { received = try fillReadAhead(continuing: sender) } catch {
                     Frame.wipe(&body)
                     throw error
                 }
@@ -128,7 +150,10 @@ public final class SocketConnection {
             }
             readAhead.move(upTo: length - body.count, to: &body)
         }
-        return Frame(requestID: requestID, body: body)
+        var frame = Frame(requestID: requestID, body: body)
+        frame.sender = sender
+        frame.offset = offset
+        return frame
     }
 
     /// Throws `Frame.versionMismatch` (and notes the version) when the waiting bytes begin a header of another
@@ -150,7 +175,8 @@ public final class SocketConnection {
     /// socket's buffer fails to send with the notice unread). Never waits.
     public func versionNoticeLeft() -> UInt8? {
         if readAhead.count < Frame.headerSize {
-            _ = readAhead.fill { clavis_socket_receive_waiting(descriptor, $0, $1) }
+            let received = readAhead.fill { clavis_socket_receive_waiting(descriptor, $0, $1) }
+            receivedBytes += UInt64(max(received, 0))
         }
         return otherVersionWaiting()
     }
@@ -170,21 +196,59 @@ public final class SocketConnection {
     private var readAhead = ReadAhead()
 
     /// One receive into the read-ahead buffer, waiting awake first when `polling`; false at the end of the stream.
-    private func fillReadAhead(polling: Bool = false) throws(KeychainError) -> Bool {
+    /// With `readsSenders`, the bytes must come from the process that sent those already waiting, or from `continuing`
+    /// (the sender of the frame being read), when either is known.
+    private func fillReadAhead(polling: Bool = false, continuing frameSender: FrameSender? = nil)
+        throws(KeychainError) -> Bool
+    {
         let poll = polling ? pollMicroseconds : 0
-        let received = readAhead.fill { clavis_socket_receive_some_polling(descriptor, $0, $1, poll) }
-        guard received >= 0 else {
-            throw KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
+        guard readsSenders else {
+            let received = readAhead.fill { clavis_socket_receive_some_polling(descriptor, $0, $1, poll) }
+            guard received >= 0 else { throw Self.broken() }
+            receivedBytes += UInt64(max(received, 0))
+            return received > 0
         }
-        return received > 0
+        var credentials = clavis_sender()
+        let expected = readAhead.isEmpty ? frameSender : readAheadSender
+        let received = readAhead.fill { clavis_socket_receive_credited(descriptor, $0, $1, poll, &credentials) }
+        guard received >= 0 else { throw Self.broken() }
+        guard received > 0 else { return false }
+        receivedBytes += UInt64(received)
+        let sender = FrameSender(credentials)
+        if let expected, expected != sender { throw Self.twoWriters() }
+        readAheadSender = sender
+        return true
     }
 
-    /// Receives `count` bytes straight onto the end of `body` (a large body, past the read-ahead buffer).
-    private func receiveDirectly(into body: inout [UInt8], count: Int) -> Bool {
+    /// The error of a receive that failed.
+    private static func broken() -> KeychainError {
+        KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
+    }
+
+    /// The error of a frame whose bytes two processes wrote.
+    private static func twoWriters() -> KeychainError {
+        KeychainError(.decode, "two processes wrote into one keychain message")
+    }
+
+    /// Receives `count` bytes straight onto the end of `body` (a large body, past the read-ahead buffer); with
+    /// `readsSenders`, every byte must come from `sender`.
+    private func receiveDirectly(into body: inout [UInt8], count: Int, from sender: FrameSender?) -> Bool {
         var chunk = [UInt8](repeating: 0, count: count)
         defer { Frame.wipe(&chunk) }
-        guard chunk.withUnsafeMutableBytes({ clavis_socket_receive_all(descriptor, $0.baseAddress, count) }) == 0
-        else { return false }
+        let received = chunk.withUnsafeMutableBytes { buffer -> Bool in
+            guard readsSenders else { return clavis_socket_receive_all(descriptor, buffer.baseAddress, count) == 0 }
+            var filled = 0
+            while filled < count {
+                var credentials = clavis_sender()
+                let got = clavis_socket_receive_credited(
+                    descriptor, buffer.baseAddress! + filled, count - filled, 0, &credentials)
+                guard got > 0, FrameSender(credentials) == sender else { return false }
+                filled += got
+            }
+            return true
+        }
+        guard received else { return false }
+        receivedBytes += UInt64(count)
         body += chunk
         return true
     }
@@ -192,14 +256,18 @@ public final class SocketConnection {
 
 /// One message on a keychain connection: a header (magic, version, request id, body length) and a body.
 ///
-/// Layout: `CLVS`, version 3 (one byte; 2 since queries carry Secret Service attributes, 3 since they say whether
-/// the caller reads attributes), the request id (32 bits) and the body's length (32 bits), big-endian; then
+/// Layout: `CLVS`, version 4 (one byte; 2 since queries carry Secret Service attributes, 3 since they say whether
+/// the caller reads attributes, 4 since a request sent before its process was identified is answered `sendAgain`), the request id (32 bits) and the body's length (32 bits), big-endian; then
 /// the body, at most `maximumBodySize` bytes. A response carries its request's id.
 public struct Frame: Sendable {
     /// The id pairing a response with its request.
     public var requestID: UInt32
     /// The encoded request or response.
     public var body: [UInt8]
+    /// The process that sent it, on a connection that `readsSenders`; `nil` otherwise.
+    public var sender: FrameSender?
+    /// Where in the stream its header began.
+    public var offset: UInt64 = 0
 
     /// The header's size in bytes.
     public static let headerSize = 13
@@ -207,7 +275,7 @@ public struct Frame: Sendable {
     public static let maximumBodySize = 64 * 1024 * 1024
     static let magic: [UInt8] = Array("CLVS".utf8)
     /// This program's protocol version.
-    public static let version: UInt8 = 3
+    public static let version: UInt8 = 4
     /// The version the header at the start of `bytes` names when it is a Clavis header of another version; nil for
     /// this version, for fewer than its first five bytes (`CLVS` and the version: the part every version keeps), or
     /// for bytes that are not Clavis's.
@@ -260,5 +328,29 @@ public struct Frame: Sendable {
         body.withUnsafeMutableBytes { buffer in
             if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
         }
+    }
+}
+
+/// The process that sent a frame, as the kernel attached it to the bytes (`SCM_CREDENTIALS`): never as the sender
+/// says. Bytes sent before the receiver asked for credentials carry none (process 0).
+public struct FrameSender: Sendable, Hashable {
+    /// The sending process.
+    public var pid: Int32
+    /// Its user.
+    public var uid: UInt32
+    /// Its group.
+    public var gid: UInt32
+
+    /// The sender `pid`, `uid`, `gid`.
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+
+    init(_ credentials: clavis_sender) {
+        pid = credentials.pid
+        uid = credentials.uid
+        gid = credentials.gid
     }
 }

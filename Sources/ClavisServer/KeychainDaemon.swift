@@ -37,6 +37,9 @@ public final class KeychainDaemon: Sendable {
         // A registration grants groups: only the files of root (system mode) or of the daemon's user count.
         self.registry = RegistryWatch(folder: settings.registryFolder, owner: settings.mode == .system ? 0 : getuid())
         self.listening = listening
+        // Every byte a client sends then carries its process's credentials, from its connect on (each request is
+        // answered for the process that sent it: `ConnectionSession`).
+        _ = clavis_socket_pass_credentials(listening)
         daemonUID = getuid()
         idleLock = settings.autoLock.map(IdleLock.init(period:))
         accessLog = AccessLog(folder: settings.state, limit: settings.accessLogLimit)
@@ -93,13 +96,14 @@ public final class KeychainDaemon: Sendable {
     /// Serves `connection` on a thread of its own, unless its user already holds `connectionsPerUser`: one user's
     /// idle connections cannot take every thread from the others.
     private func admit(_ descriptor: Int32) {
-        let connection = SocketConnection(descriptor: descriptor, pollMicroseconds: Self.nextRequestPollMicroseconds)
+        let connection = SocketConnection(
+            descriptor: descriptor, pollMicroseconds: Self.nextRequestPollMicroseconds, readsSenders: true)
         var pid: Int32 = 0
         var peerUID: UInt32 = 0
         var gid: UInt32 = 0
         guard clavis_socket_peer(descriptor, &pid, &peerUID, &gid) == 0 else { return }
         let uid = peerUID
-        let peerPID = pid
+        let connected = FrameSender(pid: pid, uid: peerUID, gid: gid)
         let admitted = openConnections.withLock { open in
             guard open[uid, default: 0] < Self.connectionsPerUser else { return false }
             open[uid, default: 0] += 1
@@ -110,7 +114,7 @@ public final class KeychainDaemon: Sendable {
         connection.limitSendWait(seconds: Self.answerWaitSeconds)
         let handedOver = SendableConnection(connection)
         let started = DetachedThread.start {
-            self.serve(handedOver.connection, uid: uid, pid: peerPID)
+            ConnectionSession(daemon: self, connection: handedOver.connection, connected: connected).run()
             self.openConnections.withLock { $0[uid, default: 1] -= 1 }
         }
         if !started { openConnections.withLock { $0[uid, default: 1] -= 1 } }
@@ -120,100 +124,6 @@ public final class KeychainDaemon: Sendable {
     private struct SendableConnection: @unchecked Sendable {
         let connection: SocketConnection
         init(_ connection: SocketConnection) { self.connection = connection }
-    }
-
-    /// Answers one connection's requests until it closes or sends something malformed, recording each in the
-    /// access log (`uid` and `pid` are the kernel's credentials of the peer, for a peer that cannot be identified).
-    func serve(_ connection: SocketConnection, uid: UInt32, pid: Int32) {
-        let service: Result<EmbeddedKeychainService, KeychainError>
-        var peer: PeerProcess?
-        do throws(KeychainError) {
-            let identified = try PeerProcess.identify(descriptor: connection.descriptor)
-            peer = identified
-            service = .success(try self.service(for: identified))
-        } catch {
-            service = .failure(error)
-        }
-        while true {
-            let received: Frame?
-            do {
-                received = try connection.receive()
-            } catch {
-                // A client of another Clavis learns which version this daemon speaks; anything else malformed ends
-                // the connection without a word.
-                if connection.peerVersion != nil { connection.sendVersionNotice() }
-                return
-            }
-            guard var frame = received else { return }
-            // A peer that exec'd another program since it was identified is not answered as the first one: the
-            // connection ends, and the new program connects (and is identified) anew.
-            if let peer, !peer.stillRunsTheIdentifiedProgram() {
-                frame.wipe()
-                return
-            }
-            let request: Request
-            do {
-                // The reader shares the frame's storage: it ends here, so that the wipe below zeroes the bytes the
-                // request (a passcode, a secret) arrived in rather than a copy.
-                var reader = ByteReader(frame.body, subject: "a keychain request")
-                request = try Request(from: &reader)
-            } catch {
-                frame.wipe()
-                return
-            }
-            frame.wipe()
-            var response: Response
-            let subject: RequestHandler.Subject
-            switch service {
-            case .success(let service):
-                (response, subject) = RequestHandler.answer(request, with: service) { query in
-                    accessLog.lines(matching: query, viewer: uid)
-                }
-                idleLock?.noteActivity(on: service.keychain.home, at: .now)
-            case .failure(let error):
-                response = .failure(error)
-                subject = RequestHandler.subject(of: request, defaultGroup: nil)
-            }
-            var writer = ByteWriter()
-            response.encode(to: &writer)
-            if writer.bytes.count > Frame.maximumBodySize {
-                writer.wipe()
-                response = .failure(
-                    KeychainError(
-                        .allocate,
-                        "the answer is larger than \(Frame.maximumBodySize) bytes: ask for fewer items or fewer secrets"
-                    ))
-                response.encode(to: &writer)
-            }
-            let (status, outcome) = RequestHandler.outcome(of: response)
-            let entry = AccessLogEntry(
-                time: Date(), uid: uid, pid: peer?.pid ?? pid, executable: peer?.executable,
-                application: (try? service.get())?.entitlements.applicationIdentifier, operation: subject.operation,
-                itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
-                items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
-            var reply = Frame(requestID: frame.requestID, body: writer.bytes)
-            writer.wipe()
-            // Handed to the log before the answer goes out and written after it, while the caller reads its answer:
-            // whatever it asks next (`clavis log`) still finds the entry. A question to the log is itself written
-            // before its answer, so that once it is answered the files hold everything answered until then.
-            let announcement: AccessLog.Announcement?
-            if case .accessLog = request {
-                accessLog.record(entry)
-                announcement = nil
-            } else {
-                announcement = accessLog.announce(entry)
-            }
-            let sent: Bool
-            do {
-                try connection.send(reply)
-                sent = true
-            } catch {
-                sent = false
-            }
-            reply.wipe()
-            if let announcement { accessLog.record(announcement) }
-            guard sent else { return }
-        }
     }
 
     /// Every few seconds (a tenth of the idle period, at most a minute), locks the keychains nobody used for the

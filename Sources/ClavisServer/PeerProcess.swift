@@ -25,30 +25,6 @@ public struct PeerProcess: Sendable {
     /// The process's folder in /proc, open for as long as the connection lasts: bound to the process, not its pid.
     var directory: ProcessDirectory?
 
-    /// Identifies the peer of the connected socket `descriptor`. The process is pinned by a pidfd the kernel bound
-    /// at connect time (`SO_PEERPIDFD`; on kernels before 6.5, `pidfd_open` of the `SO_PEERCRED` pid, which a
-    /// process that exited and whose pid was reused could fool); its executable is opened and named while it is
-    /// pinned, and it must still be running afterwards.
-    ///
-    /// A process that execs another program after connecting is caught by `stillRunsTheIdentifiedProgram()`,
-    /// which the daemon asks before each request. What remains: a process that hands the connection to a child
-    /// (which keeps its parent's credentials on the socket) is answered as its parent while the parent runs the
-    /// same program.
-    ///
-    /// - Throws: `missingEntitlement` when the peer cannot be identified at all.
-    public static func identify(descriptor: Int32) throws(KeychainError) -> PeerProcess {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        guard clavis_socket_peer(descriptor, &pid, &uid, &gid) == 0, pid > 0 else {
-            throw KeychainError(.missingEntitlement, "the caller's credentials cannot be read from its connection")
-        }
-        var pidfd = clavis_socket_peer_pidfd(descriptor)
-        if pidfd < 0 { pidfd = clavis_pidfd_open(pid) }
-        defer { if pidfd >= 0 { close(pidfd) } }
-        return try identify(pid: pid, uid: uid, gid: gid, pidfd: pidfd)
-    }
-
     /// Identifies process `pid` of user `uid` (group `gid`), as a bus daemon or a socket names it, pinned by `pidfd`
     /// (borrowed; -1 to pin it here with `pidfd_open`, which a process that exited and whose pid was reused could
     /// fool): its executable is opened and named while it is pinned, and it must still be running afterwards.

@@ -1,5 +1,6 @@
 import ClavisClient
 import ClavisCore
+import ClavisIPC
 import Foundation
 import Security
 import Testing
@@ -237,7 +238,7 @@ import Testing
             guard count > 0 else { break }
             answer += chunk[0..<count]
         }
-        #expect(answer == Array("CLVS".utf8) + [3] + [UInt8](repeating: 0, count: 8))
+        #expect(answer == Array("CLVS".utf8) + [Frame.version] + [UInt8](repeating: 0, count: 8))
     }
 
     @Test func malformedFramesCloseTheirConnectionAndTheDaemonAnswersOn() throws {
@@ -246,7 +247,7 @@ import Testing
             try daemon.client(["add-generic-password", "-a", "me", "-s", "vault", "-w", "a"], executable: a).status == 0
         )
         var random = SystemRandomNumberGenerator()
-        let header = Array("CLVS".utf8) + [3]
+        let header = Array("CLVS".utf8) + [Frame.version]
         for round in 0..<100_000 {
             let descriptor = try Self.rawConnection(to: daemon.socket)
             var bytes: [UInt8]

@@ -80,4 +80,25 @@ int clavis_pidfd_open(int pid);
 /// unlike a signal test, this needs no permission over the process).
 int clavis_pidfd_is_alive(int pidfd);
 
+/// The process that sent a chunk of a stream, as the kernel attached it (SCM_CREDENTIALS): pid 0 when it attached
+/// none.
+struct clavis_sender {
+    int pid;
+    unsigned int uid;
+    unsigned int gid;
+};
+
+/// Asks the kernel to attach the sending process's credentials to everything sent to `fd` (SO_PASSCRED; a listening
+/// socket passes it to the connections it accepts, and the kernel attaches them from the connect on); 0, or -1 with
+/// errno set.
+int clavis_socket_pass_credentials(int fd);
+
+/// How many bytes have arrived on `fd` and wait to be read (SIOCINQ), or -1 with errno set.
+long clavis_socket_unread_count(int fd);
+
+/// As `clavis_socket_receive_some_polling`, on a socket with `clavis_socket_pass_credentials`: the bytes returned
+/// all come from one sending process (the kernel never joins two writers' bytes in one receive), named in `sender`.
+long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
+                                    struct clavis_sender *sender);
+
 #endif
