@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
         .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto"]),
-        .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket"]),
+        .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket", "CProcessHardening"]),
         .target(
             name: "ClavisServer",
             dependencies: [

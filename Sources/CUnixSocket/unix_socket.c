@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <sys/time.h>
 #include <poll.h>
+#include <pwd.h>
 #include <sched.h>
 #include <time.h>
 #include <string.h>
@@ -74,6 +75,14 @@ int clavis_file_identity(int fd, unsigned long long *device, unsigned long long 
     *device = (unsigned long long)info.st_dev;
     *inode = (unsigned long long)info.st_ino;
     return 0;
+}
+
+long long clavis_user_id(const char *name) {
+    struct passwd entry;
+    struct passwd *found = NULL;
+    char buffer[4096];
+    if (getpwnam_r(name, &entry, buffer, sizeof buffer, &found) != 0 || found == NULL) return -1;
+    return (long long)found->pw_uid;
 }
 
 static int clavis_address(const char *path, struct sockaddr_un *address) {

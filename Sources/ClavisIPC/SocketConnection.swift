@@ -1,3 +1,4 @@
+internal import CProcessHardening
 internal import CUnixSocket
 public import ClavisCore
 
@@ -63,10 +64,53 @@ public final class SocketConnection {
             throw KeychainError(
                 .notAvailable, "no keychain daemon answers at \(path): \(String(cString: clavis_last_error_text()))")
         }
+        // Nothing is sent to a socket whose listener is not a keychain daemon this process may trust.
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        guard clavis_socket_peer(descriptor, &pid, &uid, &gid) == 0 else {
+            close(descriptor)
+            throw KeychainError(.notAvailable, "cannot tell who listens at \(path): \(Self.systemErrorText())")
+        }
+        guard Self.trustedDaemonUsers.contains(uid) else {
+            close(descriptor)
+            throw KeychainError(
+                .notAvailable,
+                "refusing to talk to \(path): its listener runs as user \(Self.userName(uid)) (uid \(uid)), not as root, "
+                    + "the \(Self.systemDaemonUser) system user or this user")
+        }
         // A daemon that stops answering (hung, or stopped in a debugger) fails the call rather than the process.
         _ = clavis_socket_receive_timeout(descriptor, Self.answerTimeoutSeconds)
         self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
+        daemonUID = uid
+        // This user's own daemon runs without privileges: it identifies this process through /proc, which a
+        // non-dumpable process shows only to CAP_SYS_PTRACE. Core dumps stay off (README, "Threat model").
+        if uid == getuid() && uid != 0 { _ = clavis_allow_inspection_by_own_user() }
     }
+
+    /// The user the system daemon runs as (`systemd/clavis.sysusers`).
+    public static let systemDaemonUser = "clavis"
+
+    /// The users a client trusts to listen as its keychain daemon: root, the system daemon's user, and its own user
+    /// (the user daemon).
+    static var trustedDaemonUsers: Set<UInt32> {
+        var users: Set<UInt32> = [0, getuid()]
+        let system = clavis_user_id(systemDaemonUser)
+        if system >= 0 { users.insert(UInt32(system)) }
+        return users
+    }
+
+    /// The name of user `uid`, or its number when it has none.
+    private static func userName(_ uid: UInt32) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
+        return String(cString: name)
+    }
+
+    /// The system's text for the last error.
+    private static func systemErrorText() -> String { String(cString: clavis_last_error_text()) }
+
+    /// The user the daemon at the other end runs as (a connection this process opened), else `nil`.
+    public private(set) var daemonUID: UInt32?
 
     /// Limits how long one send may take while the peer does not read (a full socket buffer): past `seconds` from
     /// its start, whatever the peer read meanwhile, the send fails with `io` and the frame is not delivered whole.

@@ -29,6 +29,7 @@ final class ConnectionSession {
     /// One process that sent on the connection, as it was identified.
     private struct Sender {
         let credentials: FrameSender
+        /// The process, when it was identified (and so its requests answered by `service`).
         let peer: PeerProcess?
         let service: Result<EmbeddedKeychainService, KeychainError>
         /// Where the stream stood once the process was identified: a frame of its that begins before this was sent
@@ -62,15 +63,13 @@ final class ConnectionSession {
                 frame.wipe()
                 return
             }
-            if frame.offset < sender.identifiedAt {
+            switch admission(of: frame, from: sender) {
+            case .answer: break
+            case .sendAgain:
                 frame.wipe()
                 guard reply(.sendAgain, to: frame.requestID) else { return }
                 continue
-            }
-            // A process that exec'd another program (or ended, its pid taken by another) since it was identified is
-            // not answered as the first one: the connection ends, and the new program connects (and is identified)
-            // anew.
-            if let peer = sender.peer, !peer.stillRunsTheIdentifiedProgram() {
+            case .end:
                 frame.wipe()
                 return
             }
@@ -89,10 +88,32 @@ final class ConnectionSession {
         }
     }
 
-    /// The sender with `credentials`, identified now if it is new to the connection (or changed its user or group);
+    /// What becomes of a frame.
+    private enum Admission {
+        /// Answered for its sender.
+        case answer
+        /// Answered `sendAgain`: sent before its sender was identified.
+        case sendAgain
+        /// The connection ends.
+        case end
+    }
+
+    /// What becomes of `frame`, sent by `sender`.
+    private func admission(of frame: Frame, from sender: Sender) -> Admission {
+        // Not identified (gone, or not inspectable): answered with the reason, and looked at again on its next
+        // request (a client lets its own user's daemon look into it only once connected).
+        guard let peer = sender.peer else { return .answer }
+        if frame.offset < sender.identifiedAt { return .sendAgain }
+        // A process that exec'd another program (or ended, its pid taken by another) since it was identified is not
+        // answered as the first one: the connection ends, and the new program connects (and is identified) anew.
+        return peer.stillRunsTheIdentifiedProgram() ? .answer : .end
+    }
+
+    /// The sender with `credentials`, identified now if it is new to the connection, changed its user or group, or
+    /// could not be identified before;
     /// `nil` once the connection has had `sendersPerConnection`.
     private func sender(_ credentials: FrameSender) -> Sender? {
-        if let known = senders[credentials.pid], known.credentials == credentials { return known }
+        if let known = senders[credentials.pid], known.credentials == credentials, known.peer != nil { return known }
         guard senders[credentials.pid] != nil || senders.count < Self.sendersPerConnection else { return nil }
         let identified = identify(credentials)
         senders[credentials.pid] = identified
@@ -106,8 +127,8 @@ final class ConnectionSession {
         do throws(KeychainError) {
             let identified = try PeerProcess.identify(
                 pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, pidfd: -1)
-            peer = identified
             service = .success(try daemon.service(for: identified))
+            peer = identified
         } catch {
             service = .failure(error)
         }

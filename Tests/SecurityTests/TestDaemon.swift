@@ -6,7 +6,7 @@ import Testing
 /// user (user mode), stopped and its folder removed by `stop()`.
 final class TestDaemon {
     /// The user system-mode daemons run as.
-    static let user = "clavistestd"
+    static let user = "clavis"
 
     let folder: String
     let socket: String
@@ -24,9 +24,12 @@ final class TestDaemon {
     /// folder or the one of an earlier daemon (`reusing`), with `options` added to its command line (files they
     /// name must be usable by the daemon's user: `giveToDaemonUser`) and `environment` to its environment, and
     /// returns once it listens (it says so on standard error before it accepts anything).
+    ///
+    /// A user-mode daemon runs as `owner` when one is given (a normal user, without capabilities, as the user unit
+    /// starts it), its folders and registry then that user's.
     init(
         mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil, options: [String] = [],
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], owner: SecondUser? = nil
     ) throws {
         folder = try existing ?? makeTemporaryFolder("clavisd")
         chmod(folder, 0o755)
@@ -51,6 +54,15 @@ final class TestDaemon {
                 [
                     "--reuid=\(Self.user)", "--regid=\(Self.user)", "--clear-groups", "--inh-caps=+sys_ptrace",
                     "--ambient-caps=+sys_ptrace", daemon,
+                ] + arguments
+        } else if let owner {
+            try Self.run("/bin/chown", ["-R", "\(owner.uid):\(owner.gid)", folder])
+            chmod(state, 0o700)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments =
+                [
+                    "--reuid=\(owner.uid)", "--regid=\(owner.gid)", "--clear-groups", "--inh-caps=-all",
+                    "--bounding-set=-all", "--", daemon,
                 ] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: daemon)

@@ -37,6 +37,9 @@ int clavis_process_executable_identity(int directory, unsigned long long *device
 /// The device and inode of the file open as `fd`; 0, or -1 with errno set.
 int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode);
 
+/// The user named `name` in the password database, or -1 when there is none.
+long long clavis_user_id(const char *name);
+
 /// Connects to the socket at `path`; the descriptor (close-on-exec), or -1 with errno set.
 int clavis_socket_connect(const char *path);
 
