@@ -18,6 +18,9 @@ public struct Entitlements: Sendable, Hashable {
     /// True when, through the Secret Service, the caller shares the group of every Secret Service client
     /// (`SecretServiceSharing`); a registered app opts out with `"clavis.secret-service.shared": false`.
     public var sharesSecretService = true
+    /// True when the entitlements file says `"keychain-administrator": true`, which `clavis app register` records (a
+    /// caller's own file never makes it an administrator of a daemon's keychain).
+    public var declaresAdministrator = false
 
     /// The group an item goes to when the caller names none: the first one.
     public var defaultGroup: String { accessGroups[0] }
@@ -75,7 +78,8 @@ public struct Entitlements: Sendable, Hashable {
     }
 
     /// Parses a property list or JSON object with `application-identifier` (or
-    /// `com.apple.application-identifier`) and `keychain-access-groups`; other keys are ignored.
+    /// `com.apple.application-identifier`), `keychain-access-groups`, `keychain-administrator` and
+    /// `clavis.secret-service.shared`; other keys are ignored.
     public static func parse(_ contents: Data, source: String, executableName: String = ExecutableName.current)
         throws(KeychainError) -> Entitlements
     {
@@ -92,7 +96,10 @@ public struct Entitlements: Sendable, Hashable {
         }
         let groups = file.keychainAccessGroups ?? []
         let identifier = file.applicationIdentifier ?? file.appleApplicationIdentifier ?? groups.first ?? executableName
-        return Entitlements(applicationIdentifier: identifier, keychainAccessGroups: groups)
+        var entitlements = Entitlements(applicationIdentifier: identifier, keychainAccessGroups: groups)
+        entitlements.sharesSecretService = file.sharesSecretService ?? true
+        entitlements.declaresAdministrator = file.keychainAdministrator ?? false
+        return entitlements
     }
 }
 
@@ -101,10 +108,14 @@ private struct EntitlementsFile: Decodable {
     var applicationIdentifier: String?
     var appleApplicationIdentifier: String?
     var keychainAccessGroups: [String]?
+    var keychainAdministrator: Bool?
+    var sharesSecretService: Bool?
 
     enum CodingKeys: String, CodingKey {
         case applicationIdentifier = "application-identifier"
         case appleApplicationIdentifier = "com.apple.application-identifier"
         case keychainAccessGroups = "keychain-access-groups"
+        case keychainAdministrator = "keychain-administrator"
+        case sharesSecretService = "clavis.secret-service.shared"
     }
 }

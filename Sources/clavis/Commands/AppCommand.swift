@@ -85,6 +85,14 @@ struct AppCommand: RunnableCommand {
                     throw KeychainError(.param, "\(executable) is not an executable file")
                 }
                 let entitlements = try Entitlements.load(path: entitlementsPath)
+                // A registration grants groups to whatever file is at the path: one that a user the registry does not
+                // trust could change or replace must be pinned to its contents.
+                if !pin, let reason = FileReplacement.reason(executable, trusted: [0, getuid()]) {
+                    throw KeychainError(
+                        .param,
+                        "\(executable) could be replaced by another user (\(reason)): register it with --pin, or move it"
+                            + " where only root can write")
+                }
                 var digest: String?
                 if pin {
                     guard let sha256 = ExecutableDigest.sha256(of: executable) else {
@@ -97,7 +105,8 @@ struct AppCommand: RunnableCommand {
                     AppRegistry.App(
                         executable: executable, sha256: digest,
                         applicationIdentifier: entitlements.applicationIdentifier, keychainAccessGroups: groups,
-                        keychainAdministrator: administrator))
+                        keychainAdministrator: administrator || entitlements.declaresAdministrator,
+                        sharesSecretService: entitlements.sharesSecretService))
                 Console.out("registered \(entitlements.applicationIdentifier) for \(executable) in \(registry.path)")
             case .list:
                 let (loaded, problems) = AppRegistry.load(folder: registry.path)
@@ -112,6 +121,7 @@ struct AppCommand: RunnableCommand {
                         ]
                         if let sha256 = app.sha256 { object["sha256"] = .string(sha256) }
                         if app.keychainAdministrator { object["keychain-administrator"] = .bool(true) }
+                        object["clavis.secret-service.shared"] = .bool(app.sharesSecretService)
                         return .object(object)
                     }
                     Console.out(ItemFormatter.jsonText(.array(objects)))
@@ -121,6 +131,7 @@ struct AppCommand: RunnableCommand {
                         Console.out(
                             "\(app.applicationIdentifier)  \(app.executable)\(app.sha256 == nil ? "" : "  (pinned)")"
                                 + (app.keychainAdministrator ? "  (administrator)" : "")
+                                + (app.sharesSecretService ? "" : "  (not shared with Secret Service clients)")
                                 + "  groups: \(groups)")
                     }
                 }
