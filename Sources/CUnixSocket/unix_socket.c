@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/time.h>
 #include <poll.h>
@@ -312,4 +313,10 @@ long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigne
         }
     }
     return clavis_receive_credited_once(fd, buffer, length, 0, sender);
+}
+
+long clavis_read_process_memory(int pid, unsigned long long address, void *buffer, size_t length) {
+    struct iovec local = {.iov_base = buffer, .iov_len = length};
+    struct iovec remote = {.iov_base = (void *)(uintptr_t)address, .iov_len = length};
+    return (long)process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0);
 }

@@ -35,6 +35,8 @@ final class ConnectionSession {
         /// Where the stream stood once the process was identified: a frame of its that begins before this was sent
         /// before it was identified.
         let identifiedAt: UInt64
+        /// Why it is served as unregistered, or not at all, when it runs a program it cannot be served as.
+        let unregisteredBecause: String?
     }
 
     /// A session on `connection`, whose peer connected as `connected` (identified at once, so that a client that
@@ -123,18 +125,22 @@ final class ConnectionSession {
     /// Identifies the process `credentials` name, and notes where the stream stands once it is identified.
     private func identify(_ credentials: FrameSender) -> Sender {
         var peer: PeerProcess?
+        var unregisteredBecause: String?
         let service: Result<EmbeddedKeychainService, KeychainError>
         do throws(KeychainError) {
-            let identified = try PeerProcess.identify(
+            var identified = try PeerProcess.identify(
                 pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, pidfd: -1)
-            service = .success(try daemon.service(for: identified))
+            defer { unregisteredBecause = identified.unregisteredBecause }
+            service = .success(try daemon.service(for: &identified))
             peer = identified
         } catch {
             service = .failure(error)
         }
         // Measured after the identification: whatever the process sends from here on, it sent as what was found.
         let identifiedAt = connection.arrivedBytes() ?? .max
-        return Sender(credentials: credentials, peer: peer, service: service, identifiedAt: identifiedAt)
+        return Sender(
+            credentials: credentials, peer: peer, service: service, identifiedAt: identifiedAt,
+            unregisteredBecause: unregisteredBecause)
     }
 
     /// Carries out `request` for `sender`, records it in the access log and sends the answer; false when the answer
@@ -159,7 +165,8 @@ final class ConnectionSession {
             executable: sender.peer?.executable,
             application: (try? sender.service.get())?.entitlements.applicationIdentifier,
             operation: subject.operation, itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
-            items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome)
+            items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome,
+            unregisteredBecause: sender.unregisteredBecause)
         // Handed to the log before the answer goes out and written after it, while the caller reads its answer:
         // whatever it asks next (`clavis log`) still finds the entry. A question to the log is itself written
         // before its answer, so that once it is answered the files hold everything answered until then.

@@ -42,10 +42,10 @@ extension KeychainDaemon {
         } else {
             do {
                 // The bus does not tell the caller's group; nothing here needs it.
-                let peer = try PeerProcess.identify(pid: request.pid, uid: request.uid, gid: 0, pidfd: request.pidfd)
-                caller = IdentifiedCaller.Identity(
-                    peer: peer,
-                    service: try service(for: peer, adjust: SecretServiceSharing.adjust, ledger: authentication.ledger))
+                var peer = try PeerProcess.identify(pid: request.pid, uid: request.uid, gid: 0, pidfd: request.pidfd)
+                let service = try service(
+                    for: &peer, adjust: SecretServiceSharing.adjust, ledger: authentication.ledger)
+                caller = IdentifiedCaller.Identity(peer: peer, service: service)
             } catch {
                 throw SecretServiceError(.accessDenied, error.reason)
             }
@@ -68,6 +68,6 @@ extension KeychainDaemon {
                 application: keychain?.service.entitlements.applicationIdentifier,
                 operation: "secret-service \(request.operation)", itemClass: ItemClass.genericPassword.rawValue,
                 accessGroups: keychain.map { [$0.service.entitlements.defaultGroup] } ?? [], status: status,
-                outcome: outcome))
+                outcome: outcome, unregisteredBecause: keychain?.peer.unregisteredBecause))
     }
 }

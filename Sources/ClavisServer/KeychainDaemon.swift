@@ -187,8 +187,13 @@ public final class KeychainDaemon: Sendable {
 
     /// The service for `peer`: its user's keychain, the groups the registry gives its executable, as `adjust` changes
     /// them (the Secret Service's shared group), keeping what the caller proved in `ledger`.
+    ///
+    /// A registered app's process that `HardenedRuntime` refuses is served as unregistered, and an unregistered
+    /// program only when the path the kernel gives for it names, in the daemon's own view of the file system, the
+    /// very file it runs (not another file bound over that path in a mount namespace of the caller's): in both cases
+    /// `peer.unregisteredBecause` says why.
     func service(
-        for peer: PeerProcess, adjust: (inout Entitlements) -> Void = { _ in },
+        for peer: inout PeerProcess, adjust: (inout Entitlements) -> Void = { _ in },
         ledger: AuthenticationLedger = AuthenticationLedger()
     ) throws(KeychainError) -> EmbeddedKeychainService {
         if settings.mode == .user && peer.uid != daemonUID {
@@ -201,8 +206,28 @@ public final class KeychainDaemon: Sendable {
                 .missingEntitlement,
                 "the calling program cannot be identified (clavisd needs CAP_SYS_PTRACE to identify hardened clients)")
         }
-        var entitlements = registry.current.entitlements(executable: executable, isRunningFile: peer.isRunning) {
+        let registry = self.registry.current
+        var entitlements = registry.entitlements(executable: executable, isRunningFile: peer.isRunning) {
             peer.executableDigest()
+        }
+        if let app = registry.apps[executable], entitlements.applicationIdentifier == app.applicationIdentifier,
+            let directory = peer.directory,
+            let refusal = HardenedRuntime.refusal(
+                of: directory, pid: peer.pid, pinnedExecutable: app.sha256 == nil ? nil : executable,
+                trusted: [0, self.registry.owner ?? 0])
+        {
+            peer.unregisteredBecause = "not treated as \(app.applicationIdentifier): \(refusal)"
+            entitlements = AppRegistry.unregistered(executable: executable)
+        }
+        if entitlements.applicationIdentifier == AppRegistry.unregistered(executable: executable).applicationIdentifier,
+            !peer.isRunning(executable)
+        {
+            // Its private group is named by its path: only the file at that path in the daemon's view may use it.
+            peer.unregisteredBecause = "\(executable) names another file in the daemon's view than the one it runs"
+            throw KeychainError(
+                .missingEntitlement,
+                "the calling program runs a file that \(executable) does not name for clavisd (another mount"
+                    + " namespace, or replaced since it started): restart it, or run it from a path clavisd sees")
         }
         // In user mode every caller is the keychain's own user; in system mode only registered administrators.
         if settings.mode == .user { entitlements.isAdministrator = true }
@@ -211,11 +236,11 @@ public final class KeychainDaemon: Sendable {
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(
             home: settings.home(for: peer.uid), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions)
-        let registry = self.registry
+        let registryWatch = self.registry
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",
             authenticators: authenticators(for: peer), ledger: ledger,
-            registeredGroups: { registry.current.heldAccessGroups })
+            registeredGroups: { registryWatch.current.heldAccessGroups })
     }
 
     /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked

@@ -24,6 +24,9 @@ public struct PeerProcess: Sendable {
     public var executableFile: RunningExecutable?
     /// The process's folder in /proc, open for as long as the connection lasts: bound to the process, not its pid.
     var directory: ProcessDirectory?
+    /// Why the process is served as unregistered although it runs a registered app's executable (`HardenedRuntime`),
+    /// or its program gets no identity at all; `nil` otherwise. The access log records it.
+    public var unregisteredBecause: String?
 
     /// Identifies process `pid` of user `uid` (group `gid`), as a bus daemon or a socket names it, pinned by `pidfd`
     /// (borrowed; -1 to pin it here with `pidfd_open`, which a process that exited and whose pid was reused could
@@ -115,6 +118,43 @@ final class ProcessDirectory: Sendable {
 
     deinit {
         close(descriptor)
+    }
+
+    /// The whole contents of the file `name` in the process's folder (`status`, `environ`, `maps`); `nil` when it
+    /// cannot be read (the process ended, or the daemon may not look).
+    func contents(of name: String) -> [UInt8]? {
+        let file = openat(descriptor, name, O_RDONLY | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var contents: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return contents }
+            contents += chunk[0..<count]
+        }
+    }
+
+    /// The environment the process was started with: /proc/PID/environ, or, when that file's mode keeps a daemon with
+    /// only `CAP_SYS_PTRACE` out (a non-dumpable process's files are root's), the same bytes read from its memory
+    /// between the `env_start` and `env_end` that /proc/PID/stat gives. `nil` when neither can be read.
+    func startingEnvironment(pid: Int32) -> [UInt8]? {
+        if let environment = contents(of: "environ") { return environment }
+        guard let stat = contents(of: "stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // Fields from the third (state) on, after the command's name in parentheses; env_start is the 50th.
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 48, let start = UInt64(String(decoding: fields[47], as: UTF8.self)),
+            let end = UInt64(String(decoding: fields[48], as: UTF8.self)), start > 0, end > start,
+            end - start <= 1 << 20
+        else { return nil }
+        var environment = [UInt8](repeating: 0, count: Int(end - start))
+        let read = environment.withUnsafeMutableBytes {
+            clavis_read_process_memory(pid, start, $0.baseAddress, $0.count)
+        }
+        guard read == environment.count else { return nil }
+        return environment
     }
 
     /// The device and inode of the executable the process runs now; `nil` once it has ended, or when the daemon may

@@ -37,6 +37,10 @@ int clavis_process_executable_identity(int directory, unsigned long long *device
 /// The device and inode of the file open as `fd`; 0, or -1 with errno set.
 int clavis_file_identity(int fd, unsigned long long *device, unsigned long long *inode);
 
+/// Reads `length` bytes at `address` in process `pid`'s memory (process_vm_readv: CAP_SYS_PTRACE, or a process of
+/// the same user that may be traced); the count read, or -1 with errno set.
+long clavis_read_process_memory(int pid, unsigned long long address, void *buffer, size_t length);
+
 /// The user named `name` in the password database, or -1 when there is none.
 long long clavis_user_id(const char *name);
 

@@ -26,12 +26,17 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
     public var status: Int32
     /// What the answer was, in words: `done`, `not found`, `needs unlock`, `needs authentication` or `failed`.
     public var outcome: String
+    /// Why the caller was served as unregistered although it runs a registered app (traced, a loader override, code
+    /// another user could change), or not served at all; `nil` when it was served as what it runs.
+    public var unregisteredBecause: String?
 
     /// Creates an entry.
     public init(
         time: Date, uid: UInt32, pid: Int32, executable: String?, application: String?, operation: String,
-        itemClass: String? = nil, accessGroups: [String] = [], items: [String] = [], status: Int32, outcome: String
+        itemClass: String? = nil, accessGroups: [String] = [], items: [String] = [], status: Int32, outcome: String,
+        unregisteredBecause: String? = nil
     ) {
+        self.unregisteredBecause = unregisteredBecause
         self.time = time
         self.uid = uid
         self.pid = pid
@@ -46,7 +51,8 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case time, uid, pid, executable, application, operation, accessGroups, items, status, outcome
+        case time, uid, pid, executable, application, operation, accessGroups, items, status, outcome,
+            unregisteredBecause
         case itemClass = "class"
     }
 
@@ -114,6 +120,7 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
         items = try container.decodeIfPresent([String].self, forKey: .items) ?? []
         status = try container.decode(Int32.self, forKey: .status)
         outcome = try container.decode(String.self, forKey: .outcome)
+        unregisteredBecause = try container.decodeIfPresent(String.self, forKey: .unregisteredBecause)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -129,6 +136,7 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
         try container.encode(items, forKey: .items)
         try container.encode(status, forKey: .status)
         try container.encode(outcome, forKey: .outcome)
+        try container.encodeIfPresent(unregisteredBecause, forKey: .unregisteredBecause)
     }
 
     /// The entry as one line of JSON (no line break inside: strings escape theirs), without its line break; the
@@ -162,6 +170,10 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
         line.number(Int64(status))
         line.key("outcome")
         line.string(outcome)
+        if let unregisteredBecause {
+            line.key("unregisteredBecause")
+            line.string(unregisteredBecause)
+        }
         line.bytes.append(UInt8(ascii: "}"))
         return line.bytes
     }

@@ -1,0 +1,86 @@
+import ClavisIdentity
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The counterpart of Apple's hardened runtime, which refuses `DYLD_INSERT_LIBRARIES` in signed apps: a process is
+/// treated as the registered app it runs only while no other code can run as it.
+///
+/// Refused (served as unregistered, the access log saying why), all read from the process itself, never its word:
+/// - a process being traced (`TracerPid` in /proc/PID/status): a tracer runs its code as the process;
+/// - one started with a dynamic-loader override (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`) or an OpenSSL code path
+///   (`OPENSSL_MODULES`, `OPENSSL_ENGINES`) in the environment it was started with;
+/// - one with executable code mapped (/proc/PID/maps) from a file that a user outside `trusted` could change or
+///   replace (`FileReplacement`, looked at in the process's own view of the file system), or from a deleted file;
+///   the main executable of a pinned registration is checked by its digest instead.
+///
+/// Not covered: root, or a kernel exploit (either can change any process); code the app itself writes into anonymous
+/// memory and runs; a tracer or library attached after the process was identified (a client is not dumpable, so a
+/// process of its user cannot attach to it), and code an app loads later from a trusted path of its own choosing.
+enum HardenedRuntime {
+    /// The environment variables that make a process run code it did not link.
+    static let codeLoadingVariables = ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "OPENSSL_MODULES", "OPENSSL_ENGINES"]
+
+    /// Why the process whose /proc folder is `process` may not be treated as a registered app, or `nil` when it may.
+    /// `pinnedExecutable` is the path of a main executable already checked by its digest.
+    static func refusal(of process: ProcessDirectory, pid: Int32, pinnedExecutable: String?, trusted: Set<UInt32>)
+        -> String?
+    {
+        guard let status = process.contents(of: "status"), let environment = process.startingEnvironment(pid: pid),
+            let maps = process.contents(of: "maps")
+        else { return "the process cannot be inspected" }
+        if let tracer = tracer(inStatus: status), tracer != 0 { return "it is traced by process \(tracer)" }
+        if let variable = codeLoadingVariable(inEnvironment: environment) { return "it was started with \(variable) set" }
+        return mappedCodeRefusal(maps: maps, pid: pid, pinnedExecutable: pinnedExecutable, trusted: trusted)
+    }
+
+    /// The `TracerPid` of a /proc/PID/status text.
+    static func tracer(inStatus status: [UInt8]) -> Int32? {
+        for line in status.split(separator: UInt8(ascii: "\n")) {
+            let text = String(decoding: line, as: UTF8.self)
+            guard text.hasPrefix("TracerPid:") else { continue }
+            return Int32(String(text.dropFirst("TracerPid:".count).filter { $0 != " " && $0 != "\t" }))
+        }
+        return nil
+    }
+
+    /// The first of `codeLoadingVariables` set to a non-empty value in a /proc/PID/environ text.
+    static func codeLoadingVariable(inEnvironment environment: [UInt8]) -> String? {
+        for entry in environment.split(separator: 0) {
+            let text = String(decoding: entry, as: UTF8.self)
+            guard let equals = text.firstIndex(of: "="), text.index(after: equals) != text.endIndex else { continue }
+            let name = String(text[..<equals])
+            if codeLoadingVariables.contains(name) { return name }
+        }
+        return nil
+    }
+
+    /// Why a mapping of executable code in a /proc/PID/maps text disqualifies the process, or `nil`.
+    static func mappedCodeRefusal(maps: [UInt8], pid: Int32, pinnedExecutable: String?, trusted: Set<UInt32>)
+        -> String?
+    {
+        var checked: Set<String> = []
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            // start-end perms offset device inode path
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count == 6, fields[1].count >= 3, fields[1][fields[1].startIndex + 2] == UInt8(ascii: "x")
+            else { continue }
+            let path = String(decoding: fields[5].drop { $0 == UInt8(ascii: " ") }, as: UTF8.self)
+            guard path.hasPrefix("/"), path != pinnedExecutable, checked.insert(path).inserted else { continue }
+            if path.hasSuffix(" (deleted)") { return "it runs code from a deleted file, \(path)" }
+            let root = "/proc/\(pid)/root"
+            if let reason = FileReplacement.reason(path, trusted: trusted, root: root) {
+                return "it runs code from \(path), which another user could change: \(reason)"
+            }
+            var info = stat()
+            let inode = UInt64(String(decoding: fields[4], as: UTF8.self))
+            guard stat(root + path, &info) == 0, inode == UInt64(info.st_ino) else {
+                return "it runs code from a file that is no longer at \(path)"
+            }
+        }
+        return nil
+    }
+}
