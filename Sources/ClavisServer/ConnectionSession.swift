@@ -35,6 +35,8 @@ final class ConnectionSession {
         /// Where the stream stood once the process was identified: a frame of its that begins before this was sent
         /// before it was identified.
         let identifiedAt: UInt64
+        /// Its executable as the kernel names it, served or not.
+        let executable: String?
         /// Why it is served as unregistered, or not at all, when it runs a program it cannot be served as.
         let unregisteredBecause: String?
     }
@@ -126,11 +128,12 @@ final class ConnectionSession {
     private func identify(_ credentials: FrameSender) -> Sender {
         var peer: PeerProcess?
         var unregisteredBecause: String?
+        var executable: String?
         let service: Result<EmbeddedKeychainService, KeychainError>
         do throws(KeychainError) {
             var identified = try PeerProcess.identify(
                 pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, pidfd: -1)
-            defer { unregisteredBecause = identified.unregisteredBecause }
+            defer { (unregisteredBecause, executable) = (identified.unregisteredBecause, identified.executable) }
             service = .success(try daemon.service(for: &identified))
             peer = identified
         } catch {
@@ -140,7 +143,7 @@ final class ConnectionSession {
         let identifiedAt = connection.arrivedBytes() ?? .max
         return Sender(
             credentials: credentials, peer: peer, service: service, identifiedAt: identifiedAt,
-            unregisteredBecause: unregisteredBecause)
+            executable: executable, unregisteredBecause: unregisteredBecause)
     }
 
     /// Carries out `request` for `sender`, records it in the access log and sends the answer; false when the answer
@@ -162,7 +165,7 @@ final class ConnectionSession {
         let (status, outcome) = RequestHandler.outcome(of: response)
         let entry = AccessLogEntry(
             time: Date(), uid: sender.credentials.uid, pid: sender.credentials.pid,
-            executable: sender.peer?.executable,
+            executable: sender.executable,
             application: (try? sender.service.get())?.entitlements.applicationIdentifier,
             operation: subject.operation, itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
             items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome,

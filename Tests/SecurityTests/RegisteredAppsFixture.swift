@@ -93,11 +93,15 @@ final class RegisteredAppsFixture {
     }
 
     /// The request body asking for the secret, hexadecimal, as any client would send it.
-    static var findRequest: String {
+    static var findRequest: String { findRequest(service: "vault", groups: ["TEAM.shared"]) }
+
+    /// The request body asking for the secret of account `me` and `service` in `groups` (every group of the caller
+    /// when `nil`), hexadecimal.
+    static func findRequest(service: String, groups: [String]?) -> String {
         let query = ItemQuery(
             itemClass: .genericPassword,
-            attributes: [AttributeKey(rawValue: "acct"): .string("me"), AttributeKey(rawValue: "svce"): .string("vault")],
-            accessGroups: ["TEAM.shared"], limit: .one, returnsSecret: true)
+            attributes: [AttributeKey(rawValue: "acct"): .string("me"), AttributeKey(rawValue: "svce"): .string(service)],
+            accessGroups: groups, limit: .one, returnsSecret: true)
         var writer = ByteWriter()
         Request.find(query).encode(to: &writer)
         return writer.bytes.map { String(format: "%02x", $0) }.joined()
