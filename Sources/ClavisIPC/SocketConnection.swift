@@ -169,34 +169,30 @@ public final class SocketConnection {
         let offset = receivedBytes - UInt64(readAhead.count)
         let sender = readAheadSender
         let (requestID, length) = try Frame.readHeader(readAhead.take(Frame.headerSize))
-        // The body grows as its bytes arrive, a megabyte at a time: a header alone (saying 64 MiB and sending
-        // nothing) costs the receiver nothing.
-        var body: [UInt8] = []
-        body.reserveCapacity(min(length, max(readAhead.count, ReadAhead.capacity)))
-        while body.count < length {
-            if readAhead.isEmpty && length - body.count >= ReadAhead.capacity {
-                guard receiveDirectly(into: &body, count: min(length - body.count, 1 << 20), from: sender) else {
-                    Frame.wipe(&body)
-                    throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+        // The body grows as its bytes arrive, each growth reserved from the budget first: a header alone (saying
+        // 64 MiB and sending nothing) costs the receiver nothing, and no more is held than the budget allows.
+        var body = ArrivingBody(length: length, budget: budget)
+        do throws(KeychainError) {
+            while body.count < length {
+                if readAhead.isEmpty && length - body.count >= ReadAhead.capacity {
+                    try receiveDirectly(into: &body, count: min(length - body.count, Self.directReceiveSize), from: sender)
+                    continue
                 }
-                continue
+                if readAhead.isEmpty {
+                    guard try fillReadAhead(continuing: sender) else {
+                        throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+                    }
+                }
+                try body.append(upTo: length - body.count, from: &readAhead)
             }
-            if readAhead.isEmpty {
-                let received: Bool
-                do { received = try fillReadAhead(continuing: sender) } catch {
-                    Frame.wipe(&body)
-                    throw error
-                }
-                guard received else {
-                    Frame.wipe(&body)
-                    throw KeychainError(.io, "the keychain connection broke in the middle of a message")
-                }
-            }
-            readAhead.move(upTo: length - body.count, to: &body)
+        } catch {
+            body.abandon()
+            throw error
         }
-        var frame = Frame(requestID: requestID, body: body)
+        var frame = Frame(requestID: requestID, body: body.bytes)
         frame.sender = sender
         frame.offset = offset
+        frame.budgeted = body.reserved
         return frame
     }
 
@@ -274,9 +270,14 @@ public final class SocketConnection {
         KeychainError(.decode, "two processes wrote into one keychain message")
     }
 
+    /// How many bytes of a large body one receive takes at most, straight onto the body's end.
+    static let directReceiveSize = 64 * 1024
+
     /// Receives `count` bytes straight onto the end of `body` (a large body, past the read-ahead buffer); with
     /// `readsSenders`, every byte must come from `sender`.
-    private func receiveDirectly(into body: inout [UInt8], count: Int, from sender: FrameSender?) -> Bool {
+    private func receiveDirectly(into body: inout ArrivingBody, count: Int, from sender: FrameSender?)
+        throws(KeychainError)
+    {
         var chunk = [UInt8](repeating: 0, count: count)
         defer { Frame.wipe(&chunk) }
         let received = chunk.withUnsafeMutableBytes { buffer -> Bool in
@@ -291,110 +292,12 @@ public final class SocketConnection {
             }
             return true
         }
-        guard received else { return false }
+        guard received else { throw KeychainError(.io, "the keychain connection broke in the middle of a message") }
         receivedBytes += UInt64(count)
-        body += chunk
-        return true
-    }
-}
-
-/// One message on a keychain connection: a header (magic, version, request id, body length) and a body.
-///
-/// Layout: `CLVS`, version 4 (one byte; 2 since queries carry Secret Service attributes, 3 since they say whether
-/// the caller reads attributes, 4 since a request sent before its process was identified is answered `sendAgain`), the request id (32 bits) and the body's length (32 bits), big-endian; then
-/// the body, at most `maximumBodySize` bytes. A response carries its request's id.
-public struct Frame: Sendable {
-    /// The id pairing a response with its request.
-    public var requestID: UInt32
-    /// The encoded request or response.
-    public var body: [UInt8]
-    /// The process that sent it, on a connection that `readsSenders`; `nil` otherwise.
-    public var sender: FrameSender?
-    /// Where in the stream its header began.
-    public var offset: UInt64 = 0
-
-    /// The header's size in bytes.
-    public static let headerSize = 13
-    /// The largest body accepted: a 16 MiB secret with its attributes, or a backup of many items.
-    public static let maximumBodySize = 64 * 1024 * 1024
-    static let magic: [UInt8] = Array("CLVS".utf8)
-    /// This program's protocol version.
-    public static let version: UInt8 = 4
-    /// The version the header at the start of `bytes` names when it is a Clavis header of another version; nil for
-    /// this version, for fewer than its first five bytes (`CLVS` and the version: the part every version keeps), or
-    /// for bytes that are not Clavis's.
-    static func otherVersion(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
-        guard bytes.count >= 5, bytes[0..<4].elementsEqual(magic), bytes[4] != version else { return nil }
-        return bytes[4]
+        try body.append(chunk)
     }
 
-    /// The error of a connection whose peer speaks protocol version `peer`.
-    public static func versionMismatch(peer: UInt8) -> KeychainError {
-        KeychainError(
-            .notAvailable,
-            "the keychain daemon and this program speak different protocol versions (\(peer) and \(version)): they"
-                + " must come from the same Clavis; after an upgrade, restart clavisd or this program,"
-                + " whichever is older")
-    }
-
-    /// A frame carrying `body`.
-    public init(requestID: UInt32, body: [UInt8]) {
-        self.requestID = requestID
-        self.body = body
-    }
-
-    func writeHeader(to writer: inout ByteWriter) {
-        writer.raw(Self.magic)
-        writer.byte(Self.version)
-        writer.uint32(requestID)
-        writer.uint32(UInt32(body.count))
-    }
-
-    static func readHeader(_ header: [UInt8]) throws(KeychainError) -> (requestID: UInt32, length: Int) {
-        var reader = ByteReader(header, subject: "a keychain message")
-        guard Array(try reader.take(4)) == magic else { throw reader.malformed("not a Clavis message") }
-        guard try reader.byte() == version else { throw reader.malformed("an unknown protocol version") }
-        let requestID = try reader.uint32()
-        let length = Int(try reader.uint32())
-        guard length <= maximumBodySize else { throw reader.malformed("a body of \(length) bytes") }
-        return (requestID, length)
-    }
-
-    /// Zeroes `buffer` in place (it may hold part of a secret).
-    static func wipe(_ buffer: inout [UInt8]) {
-        buffer.withUnsafeMutableBytes { bytes in
-            if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
-        }
-    }
-
-    /// Zeroes the body (it may hold a secret).
-    public mutating func wipe() {
-        body.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
-        }
-    }
-}
-
-/// The process that sent a frame, as the kernel attached it to the bytes (`SCM_CREDENTIALS`): never as the sender
-/// says. Bytes sent before the receiver asked for credentials carry none (process 0).
-public struct FrameSender: Sendable, Hashable {
-    /// The sending process.
-    public var pid: Int32
-    /// Its user.
-    public var uid: UInt32
-    /// Its group.
-    public var gid: UInt32
-
-    /// The sender `pid`, `uid`, `gid`.
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-    }
-
-    init(_ credentials: clavis_sender) {
-        pid = credentials.pid
-        uid = credentials.uid
-        gid = credentials.gid
-    }
+    /// What the bodies of frames being received may hold in memory; unlimited when `nil`. A frame's reservation
+    /// (`Frame.budgeted`) is given back by whoever is done with it.
+    public var budget: (any FrameBudget)?
 }

@@ -63,6 +63,8 @@ final class ConnectionSession {
                 return
             }
             guard var frame = received else { return }
+            // The body's memory counts against the user's budget until the request has been answered.
+            defer { connection.budget?.release(frame.budgeted) }
             guard let credentials = frame.sender, credentials.pid > 0, let sender = sender(credentials) else {
                 frame.wipe()
                 return

@@ -92,6 +92,8 @@ public final class KeychainDaemon: Sendable {
     /// slowly or never holds its connection's thread, and the answer's memory (up to 64 MiB), no longer.
     static let answerWaitSeconds: Int32 = 120
     private let openConnections = Mutex<[UInt32: Int]>([:])
+    /// What the requests being received may hold in memory.
+    private let requestBudget = RequestBudget()
 
     /// Serves `connection` on a thread of its own, unless its user already holds `connectionsPerUser`: one user's
     /// idle connections cannot take every thread from the others.
@@ -104,6 +106,7 @@ public final class KeychainDaemon: Sendable {
         guard clavis_socket_peer(descriptor, &pid, &peerUID, &gid) == 0 else { return }
         let uid = peerUID
         let connected = FrameSender(pid: pid, uid: peerUID, gid: gid)
+        connection.budget = requestBudget.forUser(uid)
         let admitted = openConnections.withLock { open in
             guard open[uid, default: 0] < Self.connectionsPerUser else { return false }
             open[uid, default: 0] += 1

@@ -98,6 +98,10 @@ _ = clavis_disable_core_dumps()
 // Before any thread starts: SIGTERM and SIGINT wait for the thread that stops the daemon (StopSignals).
 StopSignals.block()
 signal(SIGPIPE, SIG_IGN)
+// Request bodies are counted against a budget (README, "The daemon's limits"): memory a refused or answered one held
+// goes back to the system when it is freed, rather than staying in one of the connection threads' malloc arenas
+// (glibc otherwise raises its mmap threshold after the first large free, up to 32 MiB).
+_ = clavis_return_large_frees()
 let deviceKeyOptions: DeviceKeyOptions
 do throws(KeychainError) {
     deviceKeyOptions = try DeviceKeyOptions(
