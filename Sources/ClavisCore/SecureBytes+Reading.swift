@@ -48,4 +48,41 @@ extension SecureBytes {
         guard sawAnything else { return nil }
         return buffer.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[0..<length])) }
     }
+
+    /// Reads one length-prefixed secret from `descriptor`: a 32-bit big-endian length, then exactly that many bytes,
+    /// each of them part of the secret (a line break or any other byte). Nothing past it is read.
+    ///
+    /// - Returns: the bytes; `nil` when the input ended before the length.
+    /// - Throws: `failed` when a read fails or the input ends inside the secret, `tooLong` for a length past `limit`
+    ///   (its bytes are left unread).
+    public static func readLengthPrefixed(from descriptor: Int32, limit: Int) throws(SecureReadError) -> SecureBytes?
+    {
+        var header = [UInt8](repeating: 0, count: 4)
+        let headerRead = header.withUnsafeMutableBytes { readExactly(descriptor, into: $0) }
+        if headerRead == 0 { return nil }
+        guard headerRead == 4 else {
+            throw .failed(SystemError(headerRead < 0 ? Int32(-headerRead) : EPIPE))
+        }
+        let length = header.reduce(0) { $0 << 8 | Int($1) }
+        guard length <= limit else { throw .tooLong(limit: limit) }
+        var result = 0
+        let secret = SecureBytes(count: length) { bytes in
+            result = readExactly(descriptor, into: bytes)
+        }
+        guard result == length else { throw .failed(SystemError(result < 0 ? Int32(-result) : EPIPE)) }
+        return secret
+    }
+
+    /// Reads until `buffer` is full or the input ends: the count read, or minus the error number of a failed read.
+    private static func readExactly(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let count = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return -Int(errno) }
+            if count == 0 { break }
+            filled += count
+        }
+        return filled
+    }
 }

@@ -55,6 +55,24 @@ enum Console {
         read(from: STDIN_FILENO, limit: limit, upTo: nil).map { $0 ?? SecureBytes([]) }
     }
 
+    /// Reads one length-prefixed secret from standard input (a 32-bit big-endian length, then the bytes, any byte
+    /// part of it); `nil`, after saying why, when there is none, it is longer than `limit` or the input ends inside it.
+    static func readFramedSecret(limit: Int) -> SecureBytes? {
+        do {
+            guard let secret = try SecureBytes.readLengthPrefixed(from: STDIN_FILENO, limit: limit) else {
+                Console.error("clavis: standard input holds no length-prefixed secret")
+                return nil
+            }
+            return secret
+        } catch {
+            switch error {
+            case .tooLong(let limit): Console.error("clavis: a secret on standard input is longer than \(limit) bytes")
+            case .failed(let failure): Console.error("clavis: cannot read a secret from standard input: \(failure)")
+            }
+            return nil
+        }
+    }
+
     /// Reads bytes up to a newline (not included) or the end of input; `nil` when there were none at all, or,
     /// after saying why, when the line is longer than `limit` or standard input cannot be read.
     private static func readLine(from descriptor: Int32, limit: Int) -> SecureBytes? {

@@ -9,6 +9,13 @@ struct SecretSource {
     var prompted: Bool
     /// Bytes given as hexadecimal (`-X`).
     private var bytes: [UInt8]?
+    /// True when the secret comes length-prefixed on standard input (`--stdin-framed`, as pam_clavis sends it).
+    var framed = false
+
+    /// `--stdin-framed`: the passcodes come on standard input, each a 32-bit big-endian length and then its bytes.
+    static let framedOption = OptionSpec(
+        flag: "--stdin-framed",
+        help: "read the passcodes from standard input, each as a 4-byte big-endian length and its bytes (pam_clavis)")
 
     init(_ options: ParsedOptions, flag: String) {
         value = options.value(flag)
@@ -27,6 +34,7 @@ struct SecretSource {
     /// - Parameter confirming: on a terminal, ask a second time and accept only the same answer (a new secret).
     func read(prompt: String, confirming: Bool = false) -> SecureBytes? {
         if let bytes { return SecureBytes(bytes) }
+        if framed { return Console.readFramedSecret(limit: KeychainLimits.secretBytes) }
         if value == "-" { return Console.readAllInput(limit: KeychainLimits.secretBytes) }
         if let value { return SecureBytes(Array(value.utf8)) }
         guard prompted else { return SecureBytes([]) }

@@ -85,11 +85,15 @@ struct UnlockKeychainCommand: RunnableCommand {
 
     static let descriptor = CommandDescriptor(
         name: "unlock-keychain", summary: "Unlock the keychain with its passcode (prompted when -p is left off).",
-        options: [OptionSpec(flag: "-p", valueName: "passcode", help: "the passcode (not recommended: visible to ps)")],
+        options: [
+            OptionSpec(flag: "-p", valueName: "passcode", help: "the passcode (not recommended: visible to ps)"),
+            SecretSource.framedOption,
+        ],
         usesItems: false
     ) { (parsed) throws(UsageError) in
         var source = SecretSource(parsed, flag: "-p")
         source.prompted = source.value == nil
+        source.framed = parsed.has(SecretSource.framedOption.flag)
         return UnlockKeychainCommand(passcode: source)
     }
 
@@ -136,6 +140,7 @@ struct SetKeychainPasswordCommand: RunnableCommand {
         options: [
             OptionSpec(flag: "-o", valueName: "oldPassword", help: "the current passcode"),
             OptionSpec(flag: "-p", valueName: "newPassword", help: "the new passcode; empty removes it"),
+            SecretSource.framedOption,
         ],
         usesItems: false
     ) { (parsed) throws(UsageError) in
@@ -143,6 +148,8 @@ struct SetKeychainPasswordCommand: RunnableCommand {
         old.prompted = old.value == nil
         var new = SecretSource(parsed, flag: "-p")
         new.prompted = new.value == nil
+        old.framed = parsed.has(SecretSource.framedOption.flag)
+        new.framed = old.framed
         return SetKeychainPasswordCommand(old: old, new: new)
     }
 
@@ -150,8 +157,11 @@ struct SetKeychainPasswordCommand: RunnableCommand {
         do throws(KeychainError) {
             let keychain = try KeychainClient()
             var current: SecureBytes?
+            // Length-prefixed input carries the current passcode first, whether the keychain has one or not.
+            let framedCurrent = old.framed ? old.read(prompt: "") : nil
+            if old.framed && framedCurrent == nil { return ExitStatus.usage }
             if try keychain.status().hasPasscode {
-                guard let secret = old.read(prompt: "Old Password: ") else {
+                guard let secret = framedCurrent ?? old.read(prompt: "Old Password: ") else {
                     return SecretSource.reportMissing("current passcode", flag: "-o")
                 }
                 current = secret
