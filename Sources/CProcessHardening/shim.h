@@ -22,6 +22,17 @@ static inline int clavis_return_large_frees(void) {
     return mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1 ? 0 : -1;
 }
 
+/// Raises the soft limit on open files to the hard one (at most `most`): a daemon holds a few descriptors for each
+/// client process it identified. Returns 0 on success.
+static inline int clavis_raise_open_file_limit(unsigned long most) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    rlim_t wanted = limit.rlim_max < most ? limit.rlim_max : most;
+    if (limit.rlim_cur >= wanted) return 0;
+    limit.rlim_cur = wanted;
+    return setrlimit(RLIMIT_NOFILE, &limit);
+}
+
 /// Lets processes of this process's own user look into it again (dumpable), core dumps staying off: a daemon of the
 /// same user without CAP_SYS_PTRACE can then read its /proc entries and identify it. Returns 0 on success.
 static inline int clavis_allow_inspection_by_own_user(void) {

@@ -72,7 +72,7 @@ public final class SocketConnection {
             close(descriptor)
             throw KeychainError(.notAvailable, "cannot tell who listens at \(path): \(Self.systemErrorText())")
         }
-        guard Self.trustedDaemonUsers.contains(uid) else {
+        guard Self.isTrustedDaemonUser(uid) else {
             close(descriptor)
             throw KeychainError(
                 .notAvailable,
@@ -91,13 +91,10 @@ public final class SocketConnection {
     /// The user the system daemon runs as (`systemd/clavis.sysusers`).
     public static let systemDaemonUser = "clavis"
 
-    /// The users a client trusts to listen as its keychain daemon: root, the system daemon's user, and its own user
-    /// (the user daemon).
-    static var trustedDaemonUsers: Set<UInt32> {
-        var users: Set<UInt32> = [0, getuid()]
-        let system = clavis_user_id(systemDaemonUser)
-        if system >= 0 { users.insert(UInt32(system)) }
-        return users
+    /// True for a user a client trusts to listen as its keychain daemon: root, its own user (the user daemon), and
+    /// the system daemon's user (looked up only when the listener is neither of the others).
+    static func isTrustedDaemonUser(_ uid: UInt32) -> Bool {
+        uid == 0 || uid == getuid() || clavis_user_id(systemDaemonUser) == Int64(uid)
     }
 
     /// The name of user `uid`, or its number when it has none.

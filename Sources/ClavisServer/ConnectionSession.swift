@@ -18,8 +18,9 @@ import FoundationEssentials
 /// So every request answered was sent by a process that ran the identified program from before the request was sent
 /// until after it arrived.
 final class ConnectionSession {
-    /// The most processes that may send on one connection; one more ends it.
-    static let sendersPerConnection = 8
+    /// The most processes that may send on one connection; one more ends it. (Each identified process holds two
+    /// descriptors: with 64 connections a user, 512 a user.)
+    static let sendersPerConnection = 4
 
     private let daemon: KeychainDaemon
     private let connection: SocketConnection

@@ -14,21 +14,23 @@ import ClavisIdentity
 /// - one started with a dynamic-loader override (`LD_PRELOAD`, `LD_LIBRARY_PATH`, `LD_AUDIT`) or an OpenSSL code path
 ///   (`OPENSSL_MODULES`, `OPENSSL_ENGINES`) in the environment it was started with;
 /// - one with executable code mapped (/proc/PID/maps) from a file that a user outside `trusted` could change or
-///   replace (`FileReplacement`, looked at in the process's own view of the file system), or from a deleted file;
-///   the main executable of a pinned registration is checked by its digest instead.
+///   replace (`FileReplacement`, looked at in the process's own view of the file system), from a deleted file, or
+///   from a file that is not the one at its path there (device and inode); the main executable of a pinned
+///   registration is checked by its digest instead.
 ///
-/// Not covered: root, or a kernel exploit (either can change any process); code the app itself writes into anonymous
-/// memory and runs; a tracer or library attached after the process was identified (a client is not dumpable, so a
-/// process of its user cannot attach to it), and code an app loads later from a trusted path of its own choosing.
+/// Checked once, when the process is identified. Not covered (README, "Threat model"): root, or a kernel exploit;
+/// code the app itself writes into anonymous memory and runs; and what a process of the app's user did to a dumpable
+/// app before it was identified (traced it from its start and let go) or does after (attaches to it): a registered
+/// app should make itself non-dumpable, as Clavis's own clients do for the system daemon.
 enum HardenedRuntime {
     /// The environment variables that make a process run code it did not link.
     static let codeLoadingVariables = ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "OPENSSL_MODULES", "OPENSSL_ENGINES"]
 
     /// Why the process whose /proc folder is `process` may not be treated as a registered app, or `nil` when it may.
-    /// `pinnedExecutable` is the path of a main executable already checked by its digest.
-    static func refusal(of process: ProcessDirectory, pid: Int32, pinnedExecutable: String?, trusted: Set<UInt32>)
-        -> String?
-    {
+    /// `pinnedExecutable` is the device and inode of a main executable already checked by its digest.
+    static func refusal(
+        of process: ProcessDirectory, pid: Int32, pinnedExecutable: FileIdentity?, trusted: Set<UInt32>
+    ) -> String? {
         guard let status = process.contents(of: "status"), let environment = process.startingEnvironment(pid: pid),
             let maps = process.contents(of: "maps")
         else { return "the process cannot be inspected" }
@@ -59,9 +61,9 @@ enum HardenedRuntime {
     }
 
     /// Why a mapping of executable code in a /proc/PID/maps text disqualifies the process, or `nil`.
-    static func mappedCodeRefusal(maps: [UInt8], pid: Int32, pinnedExecutable: String?, trusted: Set<UInt32>)
-        -> String?
-    {
+    static func mappedCodeRefusal(
+        maps: [UInt8], pid: Int32, pinnedExecutable: FileIdentity?, trusted: Set<UInt32>
+    ) -> String? {
         var checked: Set<String> = []
         for line in maps.split(separator: UInt8(ascii: "\n")) {
             // start-end perms offset device inode path
@@ -69,18 +71,46 @@ enum HardenedRuntime {
             guard fields.count == 6, fields[1].count >= 3, fields[1][fields[1].startIndex + 2] == UInt8(ascii: "x")
             else { continue }
             let path = String(decoding: fields[5].drop { $0 == UInt8(ascii: " ") }, as: UTF8.self)
-            guard path.hasPrefix("/"), path != pinnedExecutable, checked.insert(path).inserted else { continue }
+            guard path.hasPrefix("/"), checked.insert(path).inserted else { continue }
             if path.hasSuffix(" (deleted)") { return "it runs code from a deleted file, \(path)" }
+            guard let mapped = FileIdentity(mapsDevice: fields[3], inode: fields[4]) else {
+                return "it maps \(path) from a file it does not name"
+            }
+            if mapped == pinnedExecutable { continue }
             let root = "/proc/\(pid)/root"
             if let reason = FileReplacement.reason(path, trusted: trusted, root: root) {
                 return "it runs code from \(path), which another user could change: \(reason)"
             }
             var info = stat()
-            let inode = UInt64(String(decoding: fields[4], as: UTF8.self))
-            guard stat(root + path, &info) == 0, inode == UInt64(info.st_ino) else {
-                return "it runs code from a file that is no longer at \(path)"
+            guard stat(root + path, &info) == 0, FileIdentity(info) == mapped else {
+                return "it runs code from a file that is not the one at \(path)"
             }
         }
         return nil
+    }
+}
+
+/// A file's device and inode.
+struct FileIdentity: Hashable {
+    var major: UInt64
+    var minor: UInt64
+    var inode: UInt64
+
+    /// The identity `stat` gives (glibc's encoding of `st_dev`).
+    init(_ info: stat) {
+        let device = UInt64(info.st_dev)
+        major = (device >> 32) & 0xffff_f000 | (device >> 8) & 0xfff
+        minor = (device >> 12) & 0xffff_ff00 | device & 0xff
+        inode = UInt64(info.st_ino)
+    }
+
+    /// The identity a /proc/PID/maps line gives: `major:minor` in hexadecimal, then the inode in decimal.
+    init?(mapsDevice device: ArraySlice<UInt8>, inode: ArraySlice<UInt8>) {
+        let parts = device.split(separator: UInt8(ascii: ":"))
+        guard parts.count == 2, let major = UInt64(String(decoding: parts[0], as: UTF8.self), radix: 16),
+            let minor = UInt64(String(decoding: parts[1], as: UTF8.self), radix: 16),
+            let inode = UInt64(String(decoding: inode, as: UTF8.self))
+        else { return nil }
+        (self.major, self.minor, self.inode) = (major, minor, inode)
     }
 }

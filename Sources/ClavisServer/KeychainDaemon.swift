@@ -214,10 +214,11 @@ public final class KeychainDaemon: Sendable {
             peer.executableDigest()
         }
         if let app = registry.apps[executable], entitlements.applicationIdentifier == app.applicationIdentifier,
-            let directory = peer.directory,
-            let refusal = HardenedRuntime.refusal(
-                of: directory, pid: peer.pid, pinnedExecutable: app.sha256 == nil ? nil : executable,
-                trusted: [0, self.registry.owner ?? 0])
+            let refusal = peer.directory.map({ directory in
+                HardenedRuntime.refusal(
+                    of: directory, pid: peer.pid, pinnedExecutable: app.sha256 == nil ? nil : peer.executableIdentity,
+                    trusted: [0, self.registry.owner ?? 0])
+            }) ?? "its /proc folder cannot be opened"
         {
             peer.unregisteredBecause = "not treated as \(app.applicationIdentifier): \(refusal)"
             entitlements = AppRegistry.unregistered(executable: executable)

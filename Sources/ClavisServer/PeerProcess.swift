@@ -44,11 +44,24 @@ public struct PeerProcess: Sendable {
         let executable = ExecutableName.linkTarget("/proc/\(pid)/exe")
         let file = RunningExecutable(pid: pid)
         let directory = ProcessDirectory(pid: pid)
+        // The process with this pid now must run as the user the credentials name (not another that has the pid).
+        guard let status = directory?.contents(of: "status"), Self.status(status, namesUser: uid) else {
+            throw KeychainError(.missingEntitlement, "the calling process \(pid) does not run as user \(uid)")
+        }
         guard clavis_pidfd_is_alive(pidfd) == 1 else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) ended while it was identified")
         }
         return PeerProcess(
             pid: pid, uid: uid, gid: gid, executable: executable, executableFile: file, directory: directory)
+    }
+
+    /// True when a /proc/PID/status text's `Uid:` line has `uid` as the real, effective or saved user.
+    static func status(_ status: [UInt8], namesUser uid: UInt32) -> Bool {
+        for line in status.split(separator: UInt8(ascii: "\n")) where line.starts(with: Array("Uid:".utf8)) {
+            let users = line.dropFirst(4).split(whereSeparator: { $0 == 9 || $0 == 32 }).prefix(3)
+            return users.contains { UInt32(String(decoding: $0, as: UTF8.self)) == uid }
+        }
+        return false
     }
 
     /// True while the peer still runs the executable it was identified by: the file its `/proc` folder's `exe`
@@ -59,6 +72,14 @@ public struct PeerProcess: Sendable {
         guard let executableFile, let directory else { return false }
         guard let (device, inode) = directory.executableIdentity() else { return false }
         return device == executableFile.device && inode == executableFile.inode
+    }
+
+    /// The running executable's device and inode.
+    var executableIdentity: FileIdentity? {
+        guard let descriptor = executableFile?.descriptor else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return FileIdentity(info)
     }
 
     /// True when the file at `path`, in the daemon's own view of the file system, is the running executable.

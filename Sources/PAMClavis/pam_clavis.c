@@ -158,6 +158,12 @@ static int run_clavis(pam_handle_t *pamh, const struct options *options, const s
             finished = 1;
             break;
         }
+        if (reaped < 0 && errno == ECHILD) {
+            // The host program reaps its children itself (or ignores SIGCHLD): clavis has ended, its status unknown.
+            finished = 1;
+            status = -1;
+            break;
+        }
         long long remaining = deadline - monotonic_milliseconds();
         if (remaining <= 0) break;
         // Wake for room in the pipe, or the child's end (its pidfd; without one, every 10 ms).
@@ -166,7 +172,8 @@ static int run_clavis(pam_handle_t *pamh, const struct options *options, const s
         poll(watch, 2, wait);
     }
     if (!finished) {
-        kill(child, SIGKILL);
+        // Through the pidfd where there is one: it names this child even if something else reaped it meanwhile.
+        if (exited < 0 || syscall(SYS_pidfd_send_signal, exited, SIGKILL, NULL, 0) != 0) kill(child, SIGKILL);
         while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
         }
         pam_syslog(pamh, LOG_WARNING, "gave up on %s %s after %d s (is clavisd running?)", options->clavis, verb,
@@ -179,6 +186,10 @@ static int run_clavis(pam_handle_t *pamh, const struct options *options, const s
     free(framed);
     if (!finished) return -1;
     if (!handed_over) pam_syslog(pamh, LOG_WARNING, "could not hand the password to %s", options->clavis);
+    if (status == -1) {
+        pam_syslog(pamh, LOG_NOTICE, "%s %s ended, its exit status taken by the host program", options->clavis, verb);
+        return -1;
+    }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

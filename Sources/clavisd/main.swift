@@ -102,6 +102,9 @@ signal(SIGPIPE, SIG_IGN)
 // goes back to the system when it is freed, rather than staying in one of the connection threads' malloc arenas
 // (glibc otherwise raises its mmap threshold after the first large free, up to 32 MiB).
 _ = clavis_return_large_frees()
+// Each process identified on a connection holds two descriptors (its executable and its /proc folder): up to 64
+// connections of 4 processes each for every user.
+_ = clavis_raise_open_file_limit(65536)
 let deviceKeyOptions: DeviceKeyOptions
 do throws(KeychainError) {
     deviceKeyOptions = try DeviceKeyOptions(

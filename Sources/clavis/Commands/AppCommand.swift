@@ -101,13 +101,16 @@ struct AppCommand: RunnableCommand {
                     digest = sha256
                 }
                 let groups = entitlements.accessGroups.filter { $0 != entitlements.applicationIdentifier }
+                let administers = administrator || entitlements.declaresAdministrator
                 try registry.register(
                     AppRegistry.App(
                         executable: executable, sha256: digest,
                         applicationIdentifier: entitlements.applicationIdentifier, keychainAccessGroups: groups,
-                        keychainAdministrator: administrator || entitlements.declaresAdministrator,
+                        keychainAdministrator: administers,
                         sharesSecretService: entitlements.sharesSecretService))
-                Console.out("registered \(entitlements.applicationIdentifier) for \(executable) in \(registry.path)")
+                Console.out(
+                    "registered \(entitlements.applicationIdentifier) for \(executable) in \(registry.path)"
+                        + (administers ? " as a keychain administrator" : ""))
             case .list:
                 let (loaded, problems) = AppRegistry.load(folder: registry.path)
                 for problem in problems { Console.error("clavis: app: \(problem)") }
