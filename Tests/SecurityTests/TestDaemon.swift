@@ -154,7 +154,12 @@ final class TestDaemon {
     /// Creates the daemon's system user once.
     private static func ensureUser() throws {
         if getpwnam(user) != nil { return }
-        try run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+        let added = try runProcess(
+            "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+        // Another suite may have created it at the same moment.
+        guard added.status == 0 || getpwnam(user) != nil else {
+            throw DaemonFailure(message: "useradd \(user) failed: \(added.standardError)")
+        }
     }
 
     @discardableResult
