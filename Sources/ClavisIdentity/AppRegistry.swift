@@ -13,7 +13,8 @@ import FoundationEssentials
 ///
 /// ```json
 /// {"executable": "/usr/bin/example", "sha256": "…64 hex digits…",
-///  "application-identifier": "TEAM.com.example.app", "keychain-access-groups": ["TEAM.com.example.shared"]}
+///  "application-identifier": "TEAM.com.example.app", "keychain-access-groups": ["TEAM.com.example.shared"],
+///  "com.apple.security.application-groups": ["group.com.example"]}
 /// ```
 ///
 /// An executable no file names gets its own identity derived from its path: one private group, no shared ones. A
@@ -30,6 +31,8 @@ public struct AppRegistry: Sendable {
         public var applicationIdentifier: String
         /// The app's `keychain-access-groups`.
         public var keychainAccessGroups: [String]
+        /// The app's `com.apple.security.application-groups`, access groups after the others.
+        public var applicationGroups: [String]
         /// `keychain-administrator`: the app may set, change or remove the keychain passcode.
         public var keychainAdministrator: Bool
         /// `clavis.secret-service.shared` (default true): through the Secret Service, the app's items go to the group
@@ -40,6 +43,7 @@ public struct AppRegistry: Sendable {
             case executable, sha256
             case applicationIdentifier = "application-identifier"
             case keychainAccessGroups = "keychain-access-groups"
+            case applicationGroups = "com.apple.security.application-groups"
             case keychainAdministrator = "keychain-administrator"
             case sharesSecretService = "clavis.secret-service.shared"
         }
@@ -51,6 +55,7 @@ public struct AppRegistry: Sendable {
             sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
             applicationIdentifier = try container.decode(String.self, forKey: .applicationIdentifier)
             keychainAccessGroups = try container.decodeIfPresent([String].self, forKey: .keychainAccessGroups) ?? []
+            applicationGroups = try container.decodeIfPresent([String].self, forKey: .applicationGroups) ?? []
             keychainAdministrator = try container.decodeIfPresent(Bool.self, forKey: .keychainAdministrator) ?? false
             sharesSecretService = try container.decodeIfPresent(Bool.self, forKey: .sharesSecretService) ?? true
         }
@@ -58,8 +63,9 @@ public struct AppRegistry: Sendable {
         /// Creates a registration.
         public init(
             executable: String, sha256: String?, applicationIdentifier: String, keychainAccessGroups: [String],
-            keychainAdministrator: Bool = false, sharesSecretService: Bool = true
+            applicationGroups: [String] = [], keychainAdministrator: Bool = false, sharesSecretService: Bool = true
         ) {
+            self.applicationGroups = applicationGroups
             self.sharesSecretService = sharesSecretService
             self.keychainAdministrator = keychainAdministrator
             self.executable = executable
@@ -70,8 +76,10 @@ public struct AppRegistry: Sendable {
 
         /// Every access group the app holds: its `keychain-access-groups` and its application identifier.
         public var accessGroups: [String] {
-            Entitlements(applicationIdentifier: applicationIdentifier, keychainAccessGroups: keychainAccessGroups)
-                .accessGroups
+            Entitlements(
+                applicationIdentifier: applicationIdentifier, keychainAccessGroups: keychainAccessGroups,
+                applicationGroups: applicationGroups
+            ).accessGroups
         }
     }
 
@@ -152,7 +160,8 @@ public struct AppRegistry: Sendable {
             app.sha256 == nil || app.sha256?.lowercased() == contentsDigest()
         {
             var entitlements = Entitlements(
-                applicationIdentifier: app.applicationIdentifier, keychainAccessGroups: app.keychainAccessGroups)
+                applicationIdentifier: app.applicationIdentifier, keychainAccessGroups: app.keychainAccessGroups,
+                applicationGroups: app.applicationGroups)
             entitlements.isAdministrator = app.keychainAdministrator
             entitlements.sharesSecretService = app.sharesSecretService
             return entitlements

@@ -25,11 +25,17 @@ public struct Entitlements: Sendable, Hashable {
     /// The group an item goes to when the caller names none: the first one.
     public var defaultGroup: String { accessGroups[0] }
 
-    /// Creates entitlements; the application identifier is appended to the groups when missing.
-    public init(applicationIdentifier: String, keychainAccessGroups: [String]) {
+    /// `com.apple.security.application-groups`: app groups, which count as keychain access groups after the
+    /// others, as on Apple platforms.
+    public private(set) var applicationGroups: [String] = []
+
+    /// Creates entitlements: the groups are `keychainAccessGroups`, then the application identifier, then
+    /// `applicationGroups` (Apple's order), each once.
+    public init(applicationIdentifier: String, keychainAccessGroups: [String], applicationGroups: [String] = []) {
         self.applicationIdentifier = applicationIdentifier
+        self.applicationGroups = applicationGroups
         var groups: [String] = []
-        for group in keychainAccessGroups + [applicationIdentifier] where !groups.contains(group) {
+        for group in keychainAccessGroups + [applicationIdentifier] + applicationGroups where !groups.contains(group) {
             groups.append(group)
         }
         accessGroups = groups
@@ -78,8 +84,8 @@ public struct Entitlements: Sendable, Hashable {
     }
 
     /// Parses a property list or JSON object with `application-identifier` (or
-    /// `com.apple.application-identifier`), `keychain-access-groups`, `keychain-administrator` and
-    /// `clavis.secret-service.shared`; other keys are ignored.
+    /// `com.apple.application-identifier`), `keychain-access-groups`, `com.apple.security.application-groups`,
+    /// `keychain-administrator` and `clavis.secret-service.shared`; other keys are ignored.
     public static func parse(_ contents: Data, source: String, executableName: String = ExecutableName.current)
         throws(KeychainError) -> Entitlements
     {
@@ -96,7 +102,9 @@ public struct Entitlements: Sendable, Hashable {
         }
         let groups = file.keychainAccessGroups ?? []
         let identifier = file.applicationIdentifier ?? file.appleApplicationIdentifier ?? groups.first ?? executableName
-        var entitlements = Entitlements(applicationIdentifier: identifier, keychainAccessGroups: groups)
+        var entitlements = Entitlements(
+            applicationIdentifier: identifier, keychainAccessGroups: groups,
+            applicationGroups: file.applicationGroups ?? [])
         entitlements.sharesSecretService = file.sharesSecretService ?? true
         entitlements.declaresAdministrator = file.keychainAdministrator ?? false
         return entitlements
@@ -110,6 +118,7 @@ private struct EntitlementsFile: Decodable {
     var keychainAccessGroups: [String]?
     var keychainAdministrator: Bool?
     var sharesSecretService: Bool?
+    var applicationGroups: [String]?
 
     enum CodingKeys: String, CodingKey {
         case applicationIdentifier = "application-identifier"
@@ -117,5 +126,6 @@ private struct EntitlementsFile: Decodable {
         case keychainAccessGroups = "keychain-access-groups"
         case keychainAdministrator = "keychain-administrator"
         case sharesSecretService = "clavis.secret-service.shared"
+        case applicationGroups = "com.apple.security.application-groups"
     }
 }

@@ -32,6 +32,28 @@ import Testing
         #expect(other.accessGroups == ["exe:/usr/bin/other"])
     }
 
+    /// `com.apple.security.application-groups` follow the keychain access groups and the application identifier,
+    /// in a registration as in an entitlements file.
+    @Test func applicationGroupsComeAfterTheOtherGroups() throws {
+        let registry = try folder()
+        try write(
+            [
+                "executable": "/usr/bin/g", "application-identifier": "TEAM.g", "keychain-access-groups": ["TEAM.k"],
+                "com.apple.security.application-groups": ["group.g", "TEAM.k"],
+            ],
+            to: registry + "/g.json")
+        let (loaded, _) = AppRegistry.load(folder: registry, owner: getuid())
+        let g = loaded.entitlements(executable: "/usr/bin/g") { nil }
+        #expect(g.accessGroups == ["TEAM.k", "TEAM.g", "group.g"])
+        #expect(g.defaultGroup == "TEAM.k")
+        #expect(loaded.heldAccessGroups.contains("group.g"))
+        let file = try Entitlements.parse(
+            Data(#"{"application-identifier": "TEAM.f", "com.apple.security.application-groups": ["group.f"]}"#.utf8),
+            source: "test")
+        #expect(file.accessGroups == ["TEAM.f", "group.f"])
+        #expect(file.defaultGroup == "TEAM.f")
+    }
+
     @Test func aPinnedRegistrationCountsOnlyForTheSameContents() throws {
         let registry = try folder()
         try write(

@@ -41,6 +41,29 @@ import Testing
         #expect(accounts == ["shared"])
     }
 
+    /// `com.apple.security.application-groups` count as access groups after the keychain access groups and the
+    /// application identifier, as on Apple platforms: items go there when named, and searches naming none cover it.
+    @Test func anApplicationGroupIsAnAccessGroupAfterTheOthers() {
+        let service = TestKeychain.uniqueService()
+        #expect(
+            addGenericPassword(
+                service: service, account: "app-group", extra: [kSecAttrAccessGroup as String: TestKeychain.appGroup])
+                == errSecSuccess)
+        addGenericPassword(service: service, account: "own")
+        let (_, result) = copyMatching([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll,
+        ])
+        let groups = (result as? [[String: Any]] ?? []).compactMap { $0[kSecAttrAccessGroup as String] as? String }
+        #expect(Set(groups) == [TestKeychain.defaultGroup, TestKeychain.appGroup])
+        let (status, named) = copyMatching([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccessGroup as String: TestKeychain.appGroup, kSecReturnData as String: true,
+        ])
+        #expect(status == errSecSuccess)
+        #expect(named is Data)
+    }
+
     @Test func groupTheCallerLacksIsMissingEntitlementForAllFourCalls() {
         let service = TestKeychain.uniqueService()
         let query: [String: Any] = [

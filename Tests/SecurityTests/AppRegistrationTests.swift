@@ -54,8 +54,9 @@ import Testing
         try "#!/bin/sh\n".write(toFile: app, atomically: false, encoding: .utf8)
         chmod(app, 0o755)
         let entitlements = folder + "/private.json"
-        try #"{"application-identifier": "TEAM.private", "keychain-access-groups": ["TEAM.private"], "#
-            .appending(#""keychain-administrator": true, "clavis.secret-service.shared": false}"#)
+        try #"{"application-identifier": "TEAM.private", "keychain-access-groups": ["TEAM.private.shared"], "#
+            .appending(#""keychain-administrator": true, "clavis.secret-service.shared": false, "#)
+            .appending(#""com.apple.security.application-groups": ["group.private"]}"#)
             .write(toFile: entitlements, atomically: false, encoding: .utf8)
         let registered = try register(app, entitlements: entitlements)
         #expect(registered.status == 0, "\(registered.standardError)")
@@ -63,6 +64,8 @@ import Testing
         let apps = try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]]
         #expect(apps?.first?["clavis.secret-service.shared"] as? Bool == false, "\(listed.standardOutput)")
         #expect(apps?.first?["keychain-administrator"] as? Bool == true)
+        #expect(apps?.first?["com.apple.security.application-groups"] as? [String] == ["group.private"])
+        #expect(apps?.first?["keychain-access-groups"] as? [String] == ["TEAM.private.shared"])
         let plain = try ClavisBinary.run(["app", "list", "--registry", registry], home: folder + "/home")
         #expect(plain.standardOutput.contains("(not shared with Secret Service clients)"))
         let files = try FileManager.default.contentsOfDirectory(atPath: registry)

@@ -16,6 +16,8 @@ enum TestKeychain {
     static let sharedGroup = "group.com.example.shared"
     /// A group this process does not hold.
     static let foreignGroup = "group.com.example.other"
+    /// The app group in the test entitlements (`com.apple.security.application-groups`): a group after the others.
+    static let appGroup = "group.com.example.appgroup"
 
     /// The temporary home folder.
     static let home: String = {
@@ -27,6 +29,7 @@ enum TestKeychain {
         let plist: [String: Any] = [
             "application-identifier": applicationIdentifier,
             "keychain-access-groups": [defaultGroup, sharedGroup],
+            "com.apple.security.application-groups": [appGroup],
         ]
         let data = try! PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
         try! data.write(to: URL(fileURLWithPath: entitlements))
@@ -84,6 +87,7 @@ enum TestKeychain {
                 "tests.json": [
                     "executable": executable, "application-identifier": applicationIdentifier,
                     "keychain-access-groups": [defaultGroup, sharedGroup],
+                    "com.apple.security.application-groups": [appGroup],
                 ]
             ], options: options)
     }

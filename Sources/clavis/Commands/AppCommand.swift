@@ -100,13 +100,15 @@ struct AppCommand: RunnableCommand {
                     }
                     digest = sha256
                 }
-                let groups = entitlements.accessGroups.filter { $0 != entitlements.applicationIdentifier }
+                let groups = entitlements.accessGroups.filter {
+                    $0 != entitlements.applicationIdentifier && !entitlements.applicationGroups.contains($0)
+                }
                 let administers = administrator || entitlements.declaresAdministrator
                 try registry.register(
                     AppRegistry.App(
                         executable: executable, sha256: digest,
                         applicationIdentifier: entitlements.applicationIdentifier, keychainAccessGroups: groups,
-                        keychainAdministrator: administers,
+                        applicationGroups: entitlements.applicationGroups, keychainAdministrator: administers,
                         sharesSecretService: entitlements.sharesSecretService))
                 Console.out(
                     "registered \(entitlements.applicationIdentifier) for \(executable) in \(registry.path)"
@@ -121,6 +123,7 @@ struct AppCommand: RunnableCommand {
                             "executable": .string(app.executable),
                             "application-identifier": .string(app.applicationIdentifier),
                             "keychain-access-groups": .array(app.keychainAccessGroups.map { .string($0) }),
+                            "com.apple.security.application-groups": .array(app.applicationGroups.map { .string($0) }),
                         ]
                         if let sha256 = app.sha256 { object["sha256"] = .string(sha256) }
                         if app.keychainAdministrator { object["keychain-administrator"] = .bool(true) }
@@ -130,7 +133,8 @@ struct AppCommand: RunnableCommand {
                     Console.out(ItemFormatter.jsonText(.array(objects)))
                 } else {
                     for app in apps {
-                        let groups = ([app.applicationIdentifier] + app.keychainAccessGroups).joined(separator: ", ")
+                        let groups = ([app.applicationIdentifier] + app.keychainAccessGroups + app.applicationGroups)
+                            .joined(separator: ", ")
                         Console.out(
                             "\(app.applicationIdentifier)  \(app.executable)\(app.sha256 == nil ? "" : "  (pinned)")"
                                 + (app.keychainAdministrator ? "  (administrator)" : "")
