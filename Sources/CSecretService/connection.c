@@ -117,7 +117,9 @@ int reply_error(const clavis_ss_reply *reply, sd_bus_error *error) {
     if (reply->out_of_memory) return sd_bus_error_set_errno(error, ENOMEM);
     const char *name;
     switch (reply->error) {
-    case CLAVIS_SS_ERROR_NO_SUCH_OBJECT: name = SECRET_INTERFACE ".Error.NoSuchObject"; break;
+    // A call on an object that does not exist is answered as gnome-keyring (GDBus) answers it; clients take both
+    // this and the specification's NoSuchObject for "not found", older secretstorage only those two.
+    case CLAVIS_SS_ERROR_NO_SUCH_OBJECT: name = SD_BUS_ERROR_UNKNOWN_METHOD; break;
     case CLAVIS_SS_ERROR_IS_LOCKED: name = SECRET_INTERFACE ".Error.IsLocked"; break;
     case CLAVIS_SS_ERROR_NO_SESSION: name = SECRET_INTERFACE ".Error.NoSession"; break;
     case CLAVIS_SS_ERROR_INVALID_ARGS: name = SD_BUS_ERROR_INVALID_ARGS; break;

@@ -297,6 +297,30 @@ static int find_prompt(sd_bus *bus, const char *path, const char *interface, voi
     return found(userdata, ret_found, depth_below(path, SECRETS_ROOT "/prompt/") == 1);
 }
 
+/// True for a path one of the provider's objects could have: the service, a collection or alias, an item, a session
+/// or a prompt (whether it exists is the handler's to say).
+static int served_path(const char *path) {
+    return strcmp(path, SECRETS_ROOT) == 0 || depth_below(path, SECRETS_ROOT "/collection/") == 1 ||
+           depth_below(path, SECRETS_ROOT "/collection/") == 2 || depth_below(path, SECRETS_ROOT "/aliases/") == 1 ||
+           depth_below(path, SECRETS_ROOT "/session/") == 1 || depth_below(path, SECRETS_ROOT "/prompt/") == 1;
+}
+
+/// Calls on any other path (not introspection, which walks the tree's inner nodes) are answered as gnome-keyring
+/// answers a call on an object it does not have, `UnknownMethod` ("Object does not exist at path ..."), rather than
+/// sd-bus's `UnknownObject`, which older clients (secretstorage 3.3) do not take for "not found".
+static int on_unserved_path(sd_bus_message *message, void *userdata, sd_bus_error *error) {
+    (void)userdata, (void)error;
+    const char *path = sd_bus_message_get_path(message);
+    const char *interface = sd_bus_message_get_interface(message);
+    if (path == NULL || served_path(path)) return 0;
+    if (interface != NULL && (strcmp(interface, "org.freedesktop.DBus.Introspectable") == 0 ||
+                              strcmp(interface, "org.freedesktop.DBus.Peer") == 0)) {
+        return 0;
+    }
+    return sd_bus_reply_method_errorf(message, SD_BUS_ERROR_UNKNOWN_METHOD, "Object does not exist at path \u201c%s\u201d",
+                                      path);
+}
+
 /// Appends a copy of each of `paths` to the NULL-terminated `*nodes` (of `*count`); -ENOMEM on failure.
 static int append_nodes(char ***nodes, size_t *count, const string_list *paths) {
     char **grown = realloc(*nodes, (*count + paths->count + 1) * sizeof *grown);
@@ -364,5 +388,6 @@ int register_objects(clavis_secret_service *service) {
         result = sd_bus_add_node_enumerator(bus, &slots[6], SECRETS_ROOT "/collection", enumerate_objects,
                                             service);
     }
+    if (result >= 0) result = sd_bus_add_fallback(bus, &slots[7], "/", on_unserved_path, service);
     return result;
 }

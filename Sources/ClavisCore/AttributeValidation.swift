@@ -2,7 +2,8 @@ extension ItemClass {
     /// Checks that every attribute belongs to this class and has the right kind of value.
     ///
     /// - Throws: `noSuchAttribute` for an attribute the class lacks, `param` for a value of the wrong kind or an
-    ///   unknown protection class, `dataTooLarge` for a value past `KeychainLimits.attributeValueBytes`.
+    ///   unknown protection class, `dataTooLarge` for a value past `KeychainLimits.attributeValueBytes` (a Secret
+    ///   Service attribute past `secretServiceAttributeBytes`, or all of them past `secretServiceAttributesBytes`).
     public func validate(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) {
         _ = try check(attributes)
     }
@@ -17,7 +18,7 @@ extension ItemClass {
         var secretServiceAttributes: AttributeValue?
         for (key, value) in attributes {
             guard let expected = kinds[key], expected.admits(value.kind),
-                value.byteCount <= KeychainLimits.attributeValueBytes
+                value.byteCount <= KeychainLimits.valueBytes(of: key)
             else {
                 valid = false
                 break
@@ -35,7 +36,13 @@ extension ItemClass {
                 throw KeychainError(
                     .param, "attribute '\(key)' takes a \(expected.rawValue), not a \(value.kind.rawValue)")
             }
-            if value.byteCount > KeychainLimits.attributeValueBytes {
+            if key == .secretServiceAttributes, value.byteCount > KeychainLimits.secretServiceAttributesBytes {
+                throw KeychainError(
+                    .dataTooLarge,
+                    "the Secret Service attributes are larger than \(KeychainLimits.secretServiceAttributesBytes) bytes"
+                        + " together")
+            }
+            if value.byteCount > KeychainLimits.valueBytes(of: key) {
                 throw KeychainError(
                     .dataTooLarge, "attribute '\(key)' is larger than \(KeychainLimits.attributeValueBytes) bytes")
             }
@@ -43,8 +50,18 @@ extension ItemClass {
         if let protection, ProtectionClass(rawValue: protection.stringValue ?? "") == nil {
             throw KeychainError(.param, "attribute 'pdmn' is not a protection class")
         }
-        if case .data(let encoded) = secretServiceAttributes, SecretServiceAttributes(encoded: encoded) == nil {
-            throw KeychainError(.param, "attribute 'ssat' is not an encoded set of Secret Service attributes")
+        if case .data(let encoded) = secretServiceAttributes {
+            guard let decoded = SecretServiceAttributes(encoded: encoded) else {
+                throw KeychainError(.param, "attribute 'ssat' is not an encoded set of Secret Service attributes")
+            }
+            // Each attribute is limited on its own, and named as its caller named it.
+            for (name, value) in decoded.pairs.sorted(by: { $0.key < $1.key })
+            where name.utf8.count + value.utf8.count > KeychainLimits.secretServiceAttributeBytes {
+                throw KeychainError(
+                    .dataTooLarge,
+                    "the Secret Service attribute '\(name.prefix(64))' is larger than"
+                        + " \(KeychainLimits.secretServiceAttributeBytes) bytes")
+            }
         }
         return numbersForBooleans
     }
@@ -58,6 +75,16 @@ public enum KeychainLimits {
     public static let passcodeBytes = 1024
     /// The largest single attribute value: 64 KiB.
     public static let attributeValueBytes = 64 * 1024
+    /// The largest Secret Service attribute (its name and value together): 1 MiB (gnome-keyring stores 65,537 bytes
+    /// and more), each counted on its own.
+    public static let secretServiceAttributeBytes = 1024 * 1024
+    /// The largest set of an item's Secret Service attributes together (`ssat`): 16 MiB, as a secret.
+    public static let secretServiceAttributesBytes = 16 * 1024 * 1024
+
+    /// The largest value of attribute `key`.
+    static func valueBytes(of key: AttributeKey) -> Int {
+        key == .secretServiceAttributes ? secretServiceAttributesBytes : attributeValueBytes
+    }
 }
 
 extension AttributeValue {

@@ -127,8 +127,8 @@ import Testing
                 org.freedesktop.DBus.Error.InvalidArgs
                 org.freedesktop.DBus.Error.InvalidArgs
                 org.freedesktop.Secret.Error.NoSession
-                org.freedesktop.Secret.Error.NoSuchObject
-                org.freedesktop.Secret.Error.NoSuchObject
+                org.freedesktop.DBus.Error.UnknownMethod
+                org.freedesktop.DBus.Error.UnknownMethod
                 org.freedesktop.Secret.Error.NoSession
                 True
                 (('s', 'Login'),)

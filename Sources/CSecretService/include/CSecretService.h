@@ -63,6 +63,7 @@ typedef enum {
 /// The errors of the specification, and D-Bus's own for bad input and refusals.
 typedef enum {
     CLAVIS_SS_ERROR_FAILED,
+    /// The object the call was made on does not exist: answered `UnknownMethod`, as gnome-keyring answers it.
     CLAVIS_SS_ERROR_NO_SUCH_OBJECT,
     CLAVIS_SS_ERROR_IS_LOCKED,
     CLAVIS_SS_ERROR_NO_SESSION,

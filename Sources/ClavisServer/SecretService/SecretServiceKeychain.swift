@@ -147,14 +147,20 @@ struct SecretServiceKeychain: Sendable {
             modified: Self.seconds(stored.attributes[.modificationDate]))
     }
 
-    /// Relabels the collection `name` (`login`'s label is fixed).
+    /// Relabels the collection `name`. `login`, which exists without a marker, gets one holding its new label, as
+    /// the specification makes `Collection.Label` writable for every collection.
     func relabelCollection(_ name: String, label: String) throws(SecretServiceError) {
         let query = SecretServiceItem.collectionMarkerQuery(name: name)
         let changed = try unwrap(
             call { () throws(KeychainError) in
                 try service.update(query, with: ItemChanges(attributes: [.label: .string(label)]))
             })
-        guard changed > 0 else { throw SecretServiceError(.notSupported, "the collection '\(name)' keeps its label") }
+        guard changed == 0 else { return }
+        guard name == SecretServiceObject.defaultCollection else {
+            throw SecretServiceError(.noSuchObject, "no such collection: \(name)")
+        }
+        let marker = SecretServiceItem.collectionMarker(name: name, label: label, accessGroup: nil)
+        _ = try unwrap(call { () throws(KeychainError) in try service.add(marker) })
     }
 
     /// Deletes the collection `name` and its items; the ids of the items deleted.

@@ -53,7 +53,9 @@ final class SecretServiceProvider: @unchecked Sendable {
             return .success(reply)
         } catch {
             record(request, keychain, error)
-            return .failure(error)
+            guard error.kind == .noSuchObject else { return .failure(error) }
+            // Named as gnome-keyring names it: the object the call was made on.
+            return .failure(SecretServiceError(.noSuchObject, "Object does not exist at path \u{201C}\(request.path)\u{201D}"))
         }
     }
 
