@@ -116,6 +116,37 @@ static int write_some(int output, const unsigned char *buffer, size_t length, si
     return 1;
 }
 
+/// Writes `framed` to the pipe `*output` (non-blocking; closed and set to -1 once all is written or the reader is
+/// gone) while waiting for `child` to end (woken by its pidfd `exited`, or every 10 ms without one), for at most
+/// `timeout_seconds`. 1 once the child has ended (its status in `*status`, -1 when the host program reaped it), 0 at
+/// the timeout; `*handed_over` is 0 when the child stopped reading before it had everything.
+static int hand_over_and_wait(pid_t child, int exited, int *output, const unsigned char *framed, size_t length,
+                              int timeout_seconds, int *status, int *handed_over) {
+    long long deadline = monotonic_milliseconds() + (long long)timeout_seconds * 1000;
+    size_t written = 0;
+    while (1) {
+        if (*output >= 0) {
+            *handed_over = write_some(*output, framed, length, &written);
+            if (!*handed_over || written == length) {
+                close(*output);
+                *output = -1;
+            }
+        }
+        pid_t reaped = waitpid(child, status, WNOHANG);
+        if (reaped == child) return 1;
+        if (reaped < 0 && errno == ECHILD) {
+            // The host program reaps its children itself (or ignores SIGCHLD): clavis has ended, its status unknown.
+            *status = -1;
+            return 1;
+        }
+        long long remaining = deadline - monotonic_milliseconds();
+        if (remaining <= 0) return 0;
+        struct pollfd watch[2] = {{.fd = exited, .events = POLLIN}, {.fd = *output, .events = POLLOUT}};
+        int wait = exited >= 0 ? (int)remaining : (remaining < 10 ? (int)remaining : 10);
+        poll(watch, 2, wait);
+    }
+}
+
 /// Runs `clavis VERB` as `user` with `first` (and `second`, when given) framed on its standard input, for at most the
 /// options' timeout; the exit status of clavis, or -1 when it could not be run or was killed at the timeout.
 static int run_clavis(pam_handle_t *pamh, const struct options *options, const struct passwd *user, const char *verb,
@@ -142,35 +173,9 @@ static int run_clavis(pam_handle_t *pamh, const struct options *options, const s
     int exited = (int)syscall(SYS_pidfd_open, child, 0);
     struct sigaction ignore = {.sa_handler = SIG_IGN}, previous;
     sigaction(SIGPIPE, &ignore, &previous);
-    long long deadline = monotonic_milliseconds() + (long long)options->timeout_seconds * 1000;
-    size_t written = 0;
-    int status = 0, finished = 0, handed_over = 1;
-    while (!finished) {
-        if (output >= 0) {
-            handed_over = write_some(output, framed, length, &written);
-            if (!handed_over || written == length) {
-                close(output);
-                output = -1;
-            }
-        }
-        pid_t reaped = waitpid(child, &status, WNOHANG);
-        if (reaped == child) {
-            finished = 1;
-            break;
-        }
-        if (reaped < 0 && errno == ECHILD) {
-            // The host program reaps its children itself (or ignores SIGCHLD): clavis has ended, its status unknown.
-            finished = 1;
-            status = -1;
-            break;
-        }
-        long long remaining = deadline - monotonic_milliseconds();
-        if (remaining <= 0) break;
-        // Wake for room in the pipe, or the child's end (its pidfd; without one, every 10 ms).
-        struct pollfd watch[2] = {{.fd = exited, .events = POLLIN}, {.fd = output, .events = POLLOUT}};
-        int wait = exited >= 0 ? (int)remaining : (remaining < 10 ? (int)remaining : 10);
-        poll(watch, 2, wait);
-    }
+    int status = 0, handed_over = 1;
+    int finished = hand_over_and_wait(child, exited, &output, framed, length, options->timeout_seconds, &status,
+                                      &handed_over);
     if (!finished) {
         // Through the pidfd where there is one: it names this child even if something else reaped it meanwhile.
         if (exited < 0 || syscall(SYS_pidfd_send_signal, exited, SIGKILL, NULL, 0) != 0) kill(child, SIGKILL);
