@@ -47,6 +47,8 @@ public struct SecretServiceItem: Sendable {
 
     /// The service (`svce`) of the marker items that stand for the collections other than `login`.
     public static let collectionMarkerService = "org.freedesktop.Secret.Collection"
+    /// The collection (and alias) whose items clavisd keeps in memory only, as gnome-keyring does.
+    public static let sessionCollection = "session"
 
     /// The marker that stands for the collection `name` labelled `label`, in `accessGroup` (the caller's default group
     /// when `nil`): a generic password whose account is the name, `AfterFirstUnlock` so that the collection is listed

@@ -52,7 +52,8 @@ extension KeychainDaemon {
             authentication.caller.keep(caller)
         }
         idleLock?.noteActivity(on: caller.service.keychain.home, at: .now)
-        return SecretServiceKeychain(service: caller.service, authentication: authentication, peer: caller.peer)
+        return SecretServiceKeychain(
+            service: caller.service, authentication: authentication, peer: caller.peer, session: secretServiceSession)
     }
 
     /// Records a Secret Service call in the access log, as a socket request is: who called (from the bus's

@@ -30,6 +30,8 @@ public final class KeychainDaemon: Sendable {
     let idleLock: IdleLock?
     /// What every request was and how it was answered.
     public let accessLog: AccessLog
+    /// The Secret Service's `session` collection: items in memory only, for this daemon's life.
+    let secretServiceSession = SessionCollection()
 
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
     public init(settings: DaemonSettings, listening: Int32) {

@@ -16,6 +16,10 @@ import Testing
                 "store", "--label=\(label)", "service", service, "user", user, input: secret)
             #expect(stored.status == 0, "\(stored.standardError)")
         }
+        // An item of gnome-keyring's session collection, which must not touch a disk, is left where it is.
+        let inMemory = try gnomeKeyring.secretTool(
+            "store", "--collection=session", "--label=Memory", "service", "memory", "user", "anna", input: "volatile")
+        #expect(inMemory.status == 0, "\(inMemory.standardError)")
         let clavis = try SecretServiceDaemon()
         defer { clavis.stop() }
 
@@ -33,6 +37,7 @@ import Testing
             #expect(found.status == 0, "\(label): \(found.standardError)")
             #expect(found.standardOutput == secret, "\(label)")
         }
+        #expect(try clavis.secretTool("lookup", "service", "memory", "user", "anna").standardOutput.isEmpty)
         let listed = try clavis.secretTool("search", "--all", "user", "ben")
         let everything = listed.standardOutput + listed.standardError
         #expect(everything.contains("label = Web") && everything.contains("attribute.service = https"), "\(everything)")

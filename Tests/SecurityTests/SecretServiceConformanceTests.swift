@@ -151,4 +151,25 @@ import Testing
             "\(output.standardOutput) \(output.standardError)")
         #expect(!output.standardOutput.contains("ssat"))
     }
+
+    /// secretstorage: the `session` collection, reached by its alias, keeps items as any collection does.
+    private static let sessionCollection = #"""
+        import secretstorage
+        connection = secretstorage.dbus_init()
+        session = secretstorage.Collection(connection, "/org/freedesktop/secrets/aliases/session")
+        item = session.create_item("in memory", {"purpose": "session-test"}, b"kept in memory")
+        found = list(session.search_items({"purpose": "session-test"}))
+        print(len(found), found[0].get_secret().decode(), found[0].get_label(), session.is_locked())
+        everywhere = list(secretstorage.search_items(connection, {"purpose": "session-test"}))
+        print(len(everywhere), everywhere[0].collection_path if hasattr(everywhere[0], "collection_path") else "")
+        print(any(c.collection_path.endswith("/session") for c in secretstorage.get_all_collections(connection)))
+        item.delete()
+        print(len(list(session.search_items({"purpose": "session-test"}))))
+        """#
+
+    @Test func theSessionCollectionKeepsItemsAsGnomeKeyringsDoes() throws {
+        let (mine, theirs) = try both(Self.sessionCollection)
+        #expect(mine.hasPrefix("1 kept in memory in memory False\n1 "), "\(mine)")
+        #expect(mine == theirs, "gnome-keyring: \(theirs)")
+    }
 }

@@ -84,7 +84,7 @@ import Testing
             output.standardOutput == """
                 ('/org/freedesktop/secrets/collection/login',) ('/',)
                 /org/freedesktop/secrets/collection/Work_Mail / True
-                (('ao', ['/org/freedesktop/secrets/collection/login', '/org/freedesktop/secrets/collection/Work_Mail']),)
+                (('ao', ['/org/freedesktop/secrets/collection/login', '/org/freedesktop/secrets/collection/session', '/org/freedesktop/secrets/collection/Work_Mail']),)
                 (('s', 'Work Mail'),)
                 True True
                 [(False, b'second', 'application/octet-stream'), (True, b'first', 'text/plain')]
@@ -94,7 +94,7 @@ import Testing
                 (['/org/freedesktop/secrets/collection/Work_Mail'], '/') (('b', True),)
                 (['/org/freedesktop/secrets/collection/Work_Mail'], '/') (('b', False),)
                 ('/',) True
-                ([], []) (('ao', ['/org/freedesktop/secrets/collection/login']),)
+                ([], []) (('ao', ['/org/freedesktop/secrets/collection/login', '/org/freedesktop/secrets/collection/session']),)
                 org.freedesktop.Secret.Error.NoSession
 
                 """)

@@ -371,7 +371,7 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         #expect(
             run.standardOutput == """
-                ['/org/freedesktop/secrets/collection/Imported', '/org/freedesktop/secrets/collection/login']
+                ['/org/freedesktop/secrets/collection/Imported', '/org/freedesktop/secrets/collection/login', '/org/freedesktop/secrets/collection/session']
                 /org/freedesktop/secrets/collection/Imported/\(SecretServiceItem.id(of: stored.persistentReference)) from elsewhere b'carried over'
                 From elsewhere True
 

@@ -14,6 +14,7 @@ import FoundationEssentials
 /// - A collection other than `login` is a marker generic password: `svce` `org.freedesktop.Secret.Collection`,
 ///   `acct` its name, `labl` its label; `AfterFirstUnlock`, so that collections are listed while the keychain is
 ///   locked. `login`, the `default` alias, always exists.
+/// - `session`, also always there, holds its items in the daemon's memory only (`SessionCollection`).
 ///
 /// An item with an access control (`accc`, made through Apple's API in a group Secret Service clients hold) is
 /// locked until the caller's program proved the passcode through an unlock prompt, which the daemon records for
@@ -58,6 +59,11 @@ struct SecretServiceKeychain: Sendable {
     let authentication: CallerAuthentication
     /// The caller's process, as identified.
     let peer: PeerProcess
+    /// The `session` collection of every caller (each sees its own group's).
+    let session: SessionCollection
+
+    /// The group the caller's `session` collection belongs to: where its keychain items go.
+    private var sessionGroup: String { service.entitlements.defaultGroup }
 
     /// The proof every item call carries: whatever the daemon recorded for the caller's session (a claim the ledger
     /// vets, so it counts only once the passcode was verified for that session).
@@ -81,7 +87,10 @@ struct SecretServiceKeychain: Sendable {
 
     /// True when `item` cannot be read now: the keychain is locked, or the item has an access control and the
     /// caller has not proved the passcode lately.
-    func isLocked(_ item: StoredItem) -> Bool { isLocked || (item.hasAccessControl && !isAuthenticated) }
+    /// An item of the `session` collection never is: nothing seals it.
+    func isLocked(_ item: StoredItem) -> Bool {
+        item.collection != SessionCollection.name && (isLocked || (item.hasAccessControl && !isAuthenticated))
+    }
 
     /// True when the caller's items go to the group every Secret Service client shares (`SecretServiceSharing`).
     var isShared: Bool { service.entitlements.defaultGroup == SecretServiceItem.sharedAccessGroup }
@@ -96,11 +105,13 @@ struct SecretServiceKeychain: Sendable {
     func collections() throws(SecretServiceError) -> [Collection] {
         var found = try markedCollections()
         let login = found.removeValue(forKey: SecretServiceObject.defaultCollection)
-        return [login ?? Self.login] + found.values.sorted { $0.name < $1.name }
+        found[SessionCollection.name] = nil
+        return [login ?? Self.login, session.collection(for: sessionGroup)] + found.values.sorted { $0.name < $1.name }
     }
 
     /// The collection `name`, or `nil` when the caller has none of that name.
     func collection(named name: String) throws(SecretServiceError) -> Collection? {
+        if name == SessionCollection.name { return session.collection(for: sessionGroup) }
         if let marked = try markedCollections()[name] { return marked }
         return name == SecretServiceObject.defaultCollection ? Self.login : nil
     }
@@ -150,6 +161,7 @@ struct SecretServiceKeychain: Sendable {
     /// Relabels the collection `name`. `login`, which exists without a marker, gets one holding its new label, as
     /// the specification makes `Collection.Label` writable for every collection.
     func relabelCollection(_ name: String, label: String) throws(SecretServiceError) {
+        if name == SessionCollection.name { return session.relabel(label, for: sessionGroup) }
         let query = SecretServiceItem.collectionMarkerQuery(name: name)
         let changed = try unwrap(
             call { () throws(KeychainError) in
@@ -165,6 +177,9 @@ struct SecretServiceKeychain: Sendable {
 
     /// Deletes the collection `name` and its items; the ids of the items deleted.
     func deleteCollection(_ name: String) throws(SecretServiceError) -> [String] {
+        guard name != SessionCollection.name else {
+            throw SecretServiceError(.notSupported, "the session collection is the daemon's: delete its items")
+        }
         let ids = try items(in: name, matching: [:]).map(\.id)
         for id in ids { try deleteItem(id, in: name) }
         let marker = SecretServiceItem.collectionMarkerQuery(name: name)
@@ -181,9 +196,16 @@ struct SecretServiceKeychain: Sendable {
     func items(in collection: String?, matching attributes: [String: String]) throws(SecretServiceError)
         -> [StoredItem]
     {
+        if collection == SessionCollection.name { return sessionItems(matching: attributes) }
         let query = SecretServiceItem.query(collection: collection, attributes: attributes)
         let found = try unwrap(call { () throws(KeychainError) in try service.find(query) })
-        return found.compactMap(Self.storedItem)
+        return found.compactMap(Self.storedItem) + (collection == nil ? sessionItems(matching: attributes) : [])
+    }
+
+    /// The items of the caller's `session` collection holding every pair of `attributes` (open while the keychain
+    /// is locked too).
+    func sessionItems(matching attributes: [String: String]) -> [StoredItem] {
+        session.items(for: sessionGroup, matching: attributes)
     }
 
     /// The paths of the items of `collection` (every collection the caller sees when `nil`) holding every pair of
@@ -194,8 +216,11 @@ struct SecretServiceKeychain: Sendable {
     func lockedItemPaths(in collection: String?, matching attributes: [String: String]) throws(SecretServiceError)
         -> [String]
     {
-        guard isLocked else { return [] }
-        let names = if let collection { [collection] } else { try collections().map(\.name) }
+        guard isLocked, collection != SessionCollection.name else { return [] }
+        let names =
+            if let collection { [collection] } else {
+                try collections().map(\.name).filter { $0 != SessionCollection.name }
+            }
         var paths: [String] = []
         for name in names {
             let query = SecretServiceItem.query(collection: name, attributes: attributes)
@@ -209,7 +234,7 @@ struct SecretServiceKeychain: Sendable {
 
     /// True when `collection` holds the item `id` and the locked keychain keeps it closed.
     func isLockedItem(_ id: String, in collection: String) throws(SecretServiceError) -> Bool {
-        guard isLocked, let query = itemQuery(id, in: collection) else { return false }
+        guard isLocked, collection != SessionCollection.name, let query = itemQuery(id, in: collection) else { return false }
         return try !call { () throws(KeychainError) in try service.lockedItemReferences(query) }.isEmpty
     }
 
@@ -219,6 +244,7 @@ struct SecretServiceKeychain: Sendable {
     func item(_ id: String, in collection: String, withSecret: Bool = false) throws(SecretServiceError)
         -> StoredItem?
     {
+        if collection == SessionCollection.name { return session.item(id, for: sessionGroup) }
         guard var query = itemQuery(id, in: collection) else { return nil }
         query.limit = .one
         query.returnsSecret = withSecret
@@ -240,6 +266,11 @@ struct SecretServiceKeychain: Sendable {
         in collection: String, label: String, attributes: [String: String], secret: SecureBytes,
         contentType: String, replace: Bool
     ) throws(SecretServiceError) -> (item: StoredItem, replaced: Bool) {
+        if collection == SessionCollection.name {
+            return session.create(
+                for: sessionGroup, label: label, attributes: attributes, secret: secret, contentType: contentType,
+                replace: replace)
+        }
         if replace,
             let existing = try items(in: collection, matching: attributes).first(where: { $0.attributes == attributes })
         {
@@ -262,6 +293,10 @@ struct SecretServiceKeychain: Sendable {
         _ id: String, in collection: String, label: String? = nil, attributes: [String: String]? = nil,
         secret: SecureBytes? = nil, contentType: String? = nil
     ) throws(SecretServiceError) {
+        if collection == SessionCollection.name {
+            return try session.update(
+                id, for: sessionGroup, label: label, attributes: attributes, secret: secret, contentType: contentType)
+        }
         var changes = ItemChanges(secret: secret)
         if let label { changes.attributes[.label] = .string(label) }
         if let attributes {
@@ -275,6 +310,7 @@ struct SecretServiceKeychain: Sendable {
 
     /// Deletes the item `id` of `collection`.
     func deleteItem(_ id: String, in collection: String) throws(SecretServiceError) {
+        if collection == SessionCollection.name { return try session.delete(id, for: sessionGroup) }
         guard let query = itemQuery(id, in: collection) else { throw SecretServiceError(.noSuchObject, "no such item") }
         let deleted = try unwrap(call { () throws(KeychainError) in try service.delete(query) })
         guard deleted > 0 else { throw SecretServiceError(.noSuchObject, "no such item") }

@@ -34,6 +34,7 @@ enum SecretServiceObject: Hashable {
         case ("collection", 2): self = .collection(String(elements[1]))
         case ("collection", 3): self = .item(collection: String(elements[1]), id: String(elements[2]))
         case ("aliases", 2) where elements[1] == Self.defaultAlias: self = .collection(Self.defaultCollection)
+        case ("aliases", 2) where elements[1] == SessionCollection.name: self = .collection(SessionCollection.name)
         case ("session", 2): self = .session(String(elements[1]))
         case ("prompt", 2): self = .prompt(String(elements[1]))
         default: return nil

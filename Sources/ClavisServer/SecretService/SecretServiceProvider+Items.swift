@@ -20,7 +20,9 @@ extension SecretServiceProvider {
         do {
             found = try keychain.items(in: collection, matching: attributes)
         } catch  where error.kind == .isLocked {
-            // Every matching item is closed: the locked list below names them.
+            // Every matching keychain item is closed: the locked list below names them; the session collection's
+            // stay open.
+            found = collection == nil ? keychain.sessionItems(matching: attributes) : []
         }
         let closed = try keychain.lockedItemPaths(in: collection, matching: attributes)
         var open: [String] = []
@@ -149,11 +151,12 @@ extension SecretServiceProvider {
             let collection = try existing(name, keychain)
             if withChildren {
                 reply.paths =
-                    keychain.isLocked
+                    keychain.isLocked && collection.name != SessionCollection.name
                     ? try keychain.lockedItemPaths(in: collection.name, matching: [:])
                     : try keychain.items(in: collection.name, matching: [:]).map(\.object.path)
             }
-            reply.description = (collection.label, keychain.isLocked, collection.created, collection.modified)
+            let locked = collection.name != SessionCollection.name && keychain.isLocked
+            reply.description = (collection.label, locked, collection.created, collection.modified)
         case .item(let collection, let id):
             if try keychain.isLockedItem(id, in: collection) {
                 reply.description = ("", true, 0, 0)

@@ -98,8 +98,13 @@ final class SecretServiceProvider: @unchecked Sendable {
             return SecretServiceReply(paths: request.objects)
         case .getSecrets: return try secrets(request, keychain)
         case .readAlias:
-            let known = request.text == SecretServiceObject.defaultAlias
-            return SecretServiceReply(paths: known ? [SecretServiceObject.collection("login").path] : [])
+            let collection: String? =
+                switch request.text {
+                case SecretServiceObject.defaultAlias: SecretServiceObject.defaultCollection
+                case SessionCollection.name: SessionCollection.name
+                default: nil
+                }
+            return SecretServiceReply(paths: collection.map { [SecretServiceObject.collection($0).path] } ?? [])
         case .setAlias:
             guard request.text == SecretServiceObject.defaultAlias,
                 request.object == SecretServiceObject.collection(SecretServiceObject.defaultCollection).path

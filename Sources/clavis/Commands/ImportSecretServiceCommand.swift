@@ -53,6 +53,8 @@ struct ImportSecretServiceCommand: RunnableCommand {
             }
             let keychain = try KeychainClient()
             try source.forEachItem { (item) throws(KeychainError) in
+                // The other provider's session collection holds what must not touch a disk: it is left there.
+                guard item.collection != SecretServiceItem.sessionCollection else { return }
                 if tally.collections.insert(item.collection).inserted, !dryRun {
                     try markCollection(item.collection, label: item.collectionLabel, in: keychain)
                 }
