@@ -189,18 +189,55 @@ int clavis_socket_send_two(int fd, const void *head, size_t head_length, const v
     return 0;
 }
 
-int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
-    char *next = buffer;
-    size_t wanted = length;
-    while (wanted > 0) {
-        ssize_t got = recv(fd, next, wanted, 0);
+/* One receive of what has arrived (`flags` as recv's), retrying after a signal; with `sender`, through recvmsg with
+   room for the sending process's credentials, which `sender` is set to (pid 0 for a chunk that carries none). */
+static long clavis_receive_once(int fd, void *buffer, size_t length, int flags, struct clavis_sender *sender) {
+    union {
+        struct cmsghdr header;
+        char room[CMSG_SPACE(sizeof(struct ucred))];
+    } control;
+    struct iovec part = {.iov_base = buffer, .iov_len = length};
+    while (1) {
+        struct msghdr message = {
+            .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.room, .msg_controllen = sizeof control.room};
+        ssize_t got = sender == NULL ? recv(fd, buffer, length, flags) : recvmsg(fd, &message, flags | MSG_CMSG_CLOEXEC);
         if (got < 0) {
             if (errno == EINTR) continue;
             return -1;
         }
+        if (sender == NULL) return (long)got;
+        sender->pid = 0;
+        sender->uid = (unsigned int)-1;
+        sender->gid = (unsigned int)-1;
+        for (struct cmsghdr *item = CMSG_FIRSTHDR(&message); item != NULL; item = CMSG_NXTHDR(&message, item)) {
+            if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_CREDENTIALS &&
+                item->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+                struct ucred credentials;
+                memcpy(&credentials, CMSG_DATA(item), sizeof credentials);
+                sender->pid = credentials.pid;
+                sender->uid = credentials.uid;
+                sender->gid = credentials.gid;
+            }
+        }
+        return (long)got;
+    }
+}
+
+int clavis_socket_receive_all_from(int fd, void *buffer, size_t length, const struct clavis_sender *expected) {
+    char *next = buffer;
+    size_t wanted = length;
+    while (wanted > 0) {
+        struct clavis_sender sender;
+        long got = clavis_receive_once(fd, next, wanted, 0, expected == NULL ? NULL : &sender);
+        if (got < 0) return -1;
         if (got == 0) {
             if (wanted == length) return 1;
             errno = ECONNRESET;
+            return -1;
+        }
+        if (expected != NULL &&
+            (sender.pid != expected->pid || sender.uid != expected->uid || sender.gid != expected->gid)) {
+            errno = EPROTO;
             return -1;
         }
         next += got;
@@ -209,31 +246,20 @@ int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
     return 0;
 }
 
-static long clavis_socket_receive_with(int fd, void *buffer, size_t length, int flags) {
-    while (1) {
-        ssize_t got = recv(fd, buffer, length, flags);
-        if (got >= 0 || errno != EINTR) return (long)got;
-    }
+int clavis_socket_receive_all(int fd, void *buffer, size_t length) {
+    return clavis_socket_receive_all_from(fd, buffer, length, NULL);
 }
 
 long clavis_socket_receive_waiting(int fd, void *buffer, size_t length) {
-    return clavis_socket_receive_with(fd, buffer, length, MSG_DONTWAIT);
+    return clavis_receive_once(fd, buffer, length, MSG_DONTWAIT, NULL);
 }
 
 long clavis_socket_receive_some(int fd, void *buffer, size_t length) {
-    return clavis_socket_receive_with(fd, buffer, length, 0);
+    return clavis_receive_once(fd, buffer, length, 0, NULL);
 }
 
 long clavis_socket_receive_some_polling(int fd, void *buffer, size_t length, unsigned int poll_microseconds) {
-    long long deadline = clavis_monotonic_microseconds() + poll_microseconds;
-    while (poll_microseconds > 0) {
-        ssize_t got = recv(fd, buffer, length, MSG_DONTWAIT);
-        if (got >= 0) return (long)got;
-        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
-        if (clavis_monotonic_microseconds() >= deadline) break;
-        sched_yield();
-    }
-    return clavis_socket_receive_some(fd, buffer, length);
+    return clavis_socket_receive_credited(fd, buffer, length, poll_microseconds, NULL);
 }
 
 int clavis_socket_peer(int fd, int *pid, unsigned int *uid, unsigned int *gid) {
@@ -266,53 +292,19 @@ long clavis_socket_unread_count(int fd) {
     return count;
 }
 
-/* One recvmsg with room for the sender's credentials; a chunk the kernel attached none to (sent before the
-   receiver asked for them) reports pid 0. */
-static long clavis_receive_credited_once(int fd, void *buffer, size_t length, int flags,
-                                         struct clavis_sender *sender) {
-    union {
-        struct cmsghdr header;
-        char room[CMSG_SPACE(sizeof(struct ucred))];
-    } control;
-    struct iovec part = {.iov_base = buffer, .iov_len = length};
-    while (1) {
-        struct msghdr message = {
-            .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.room, .msg_controllen = sizeof control.room};
-        ssize_t got = recvmsg(fd, &message, flags | MSG_CMSG_CLOEXEC);
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        sender->pid = 0;
-        sender->uid = (unsigned int)-1;
-        sender->gid = (unsigned int)-1;
-        for (struct cmsghdr *item = CMSG_FIRSTHDR(&message); item != NULL; item = CMSG_NXTHDR(&message, item)) {
-            if (item->cmsg_level == SOL_SOCKET && item->cmsg_type == SCM_CREDENTIALS &&
-                item->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
-                struct ucred credentials;
-                memcpy(&credentials, CMSG_DATA(item), sizeof credentials);
-                sender->pid = credentials.pid;
-                sender->uid = credentials.uid;
-                sender->gid = credentials.gid;
-            }
-        }
-        return (long)got;
-    }
-}
-
 long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
                                     struct clavis_sender *sender) {
     if (poll_microseconds > 0) {
         long long deadline = clavis_monotonic_microseconds() + poll_microseconds;
         while (1) {
-            long got = clavis_receive_credited_once(fd, buffer, length, MSG_DONTWAIT, sender);
+            long got = clavis_receive_once(fd, buffer, length, MSG_DONTWAIT, sender);
             if (got >= 0) return got;
             if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
             if (clavis_monotonic_microseconds() >= deadline) break;
             sched_yield();
         }
     }
-    return clavis_receive_credited_once(fd, buffer, length, 0, sender);
+    return clavis_receive_once(fd, buffer, length, 0, sender);
 }
 
 long clavis_read_process_memory(int pid, unsigned long long address, void *buffer, size_t length) {

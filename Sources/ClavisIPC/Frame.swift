@@ -9,8 +9,9 @@ public import ClavisCore
 /// One message on a keychain connection: a header (magic, version, request id, body length) and a body.
 ///
 /// Layout: `CLVS`, version 4 (one byte; 2 since queries carry Secret Service attributes, 3 since they say whether
-/// the caller reads attributes, 4 since a request sent before its process was identified is answered `sendAgain`), the request id (32 bits) and the body's length (32 bits), big-endian; then
-/// the body, at most `maximumBodySize` bytes. A response carries its request's id.
+/// the caller reads attributes, 4 since a request sent before its process was identified is answered `sendAgain`),
+/// the request id (32 bits) and the body's length (32 bits), big-endian; then the body, at most `maximumBodySize`
+/// bytes. A response carries its request's id.
 public struct Frame: Sendable {
     /// The id pairing a response with its request.
     public var requestID: UInt32
@@ -79,8 +80,6 @@ public struct Frame: Sendable {
 
     /// Zeroes the body (it may hold a secret).
     public mutating func wipe() {
-        body.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { explicit_bzero(base, buffer.count) }
-        }
+        Self.wipe(&body)
     }
 }

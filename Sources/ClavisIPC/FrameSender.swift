@@ -22,4 +22,7 @@ public struct FrameSender: Sendable, Hashable {
         uid = credentials.uid
         gid = credentials.gid
     }
+
+    /// The sender as the C layer names one.
+    var credentials: clavis_sender { clavis_sender(pid: pid, uid: uid, gid: gid) }
 }

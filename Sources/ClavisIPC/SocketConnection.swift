@@ -82,7 +82,6 @@ public final class SocketConnection {
         // A daemon that stops answering (hung, or stopped in a debugger) fails the call rather than the process.
         _ = clavis_socket_receive_timeout(descriptor, Self.answerTimeoutSeconds)
         self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
-        daemonUID = uid
         // This user's own daemon runs without privileges: it identifies this process through /proc, which a
         // non-dumpable process shows only to CAP_SYS_PTRACE. Core dumps stay off (README, "Threat model").
         if uid == getuid() && uid != 0 { _ = clavis_allow_inspection_by_own_user() }
@@ -105,9 +104,6 @@ public final class SocketConnection {
 
     /// The system's text for the last error.
     private static func systemErrorText() -> String { String(cString: clavis_last_error_text()) }
-
-    /// The user the daemon at the other end runs as (a connection this process opened), else `nil`.
-    public private(set) var daemonUID: UInt32?
 
     /// Limits how long one send may take while the peer does not read (a full socket buffer): past `seconds` from
     /// its start, whatever the peer read meanwhile, the send fails with `io` and the frame is not delivered whole.
@@ -277,18 +273,12 @@ public final class SocketConnection {
     {
         var chunk = [UInt8](repeating: 0, count: count)
         defer { Frame.wipe(&chunk) }
-        let received = chunk.withUnsafeMutableBytes { buffer -> Bool in
-            guard readsSenders else { return clavis_socket_receive_all(descriptor, buffer.baseAddress, count) == 0 }
-            var filled = 0
-            while filled < count {
-                var credentials = clavis_sender()
-                let got = clavis_socket_receive_credited(
-                    descriptor, buffer.baseAddress! + filled, count - filled, 0, &credentials)
-                guard got > 0, FrameSender(credentials) == sender else { return false }
-                filled += got
-            }
-            return true
-        }
+        let received = chunk.withUnsafeMutableBytes { buffer in
+            guard readsSenders else { return clavis_socket_receive_all(descriptor, buffer.baseAddress, count) }
+            // A frame begun without credentials (none were asked for yet) cannot continue with any.
+            var expected = sender?.credentials ?? clavis_sender(pid: -1, uid: 0, gid: 0)
+            return clavis_socket_receive_all_from(descriptor, buffer.baseAddress, count, &expected)
+        } == 0
         guard received else { throw KeychainError(.io, "the keychain connection broke in the middle of a message") }
         receivedBytes += UInt64(count)
         try body.append(chunk)

@@ -30,16 +30,20 @@ final class ConnectionSession {
     /// One process that sent on the connection, as it was identified.
     private struct Sender {
         let credentials: FrameSender
-        /// The process, when it was identified (and so its requests answered by `service`).
-        let peer: PeerProcess?
+        /// The process as far as it was found (its executable, and why it is served as unregistered or not at all),
+        /// whether or not it is served.
+        let process: PeerProcess?
+        /// What answers its requests, or why none does.
         let service: Result<EmbeddedKeychainService, KeychainError>
         /// Where the stream stood once the process was identified: a frame of its that begins before this was sent
         /// before it was identified.
         let identifiedAt: UInt64
-        /// Its executable as the kernel names it, served or not.
-        let executable: String?
-        /// Why it is served as unregistered, or not at all, when it runs a program it cannot be served as.
-        let unregisteredBecause: String?
+
+        /// The process, when it was identified and its requests are answered by `service`.
+        var servedProcess: PeerProcess? {
+            guard case .success = service else { return nil }
+            return process
+        }
     }
 
     /// A session on `connection`, whose peer connected as `connected` (identified at once, so that a client that
@@ -109,7 +113,7 @@ final class ConnectionSession {
     private func admission(of frame: Frame, from sender: Sender) -> Admission {
         // Not identified (gone, or not inspectable): answered with the reason, and looked at again on its next
         // request (a client lets its own user's daemon look into it only once connected).
-        guard let peer = sender.peer else { return .answer }
+        guard let peer = sender.servedProcess else { return .answer }
         if frame.offset < sender.identifiedAt { return .sendAgain }
         // A process that exec'd another program (or ended, its pid taken by another) since it was identified is not
         // answered as the first one: the connection ends, and the new program connects (and is identified) anew.
@@ -117,10 +121,11 @@ final class ConnectionSession {
     }
 
     /// The sender with `credentials`, identified now if it is new to the connection, changed its user or group, or
-    /// could not be identified before;
-    /// `nil` once the connection has had `sendersPerConnection`.
+    /// could not be identified before; `nil` once the connection has had `sendersPerConnection`.
     private func sender(_ credentials: FrameSender) -> Sender? {
-        if let known = senders[credentials.pid], known.credentials == credentials, known.peer != nil { return known }
+        if let known = senders[credentials.pid], known.credentials == credentials, known.servedProcess != nil {
+            return known
+        }
         guard senders[credentials.pid] != nil || senders.count < Self.sendersPerConnection else { return nil }
         let identified = identify(credentials)
         senders[credentials.pid] = identified
@@ -129,24 +134,20 @@ final class ConnectionSession {
 
     /// Identifies the process `credentials` name, and notes where the stream stands once it is identified.
     private func identify(_ credentials: FrameSender) -> Sender {
-        var peer: PeerProcess?
-        var unregisteredBecause: String?
-        var executable: String?
+        var process: PeerProcess?
         let service: Result<EmbeddedKeychainService, KeychainError>
         do throws(KeychainError) {
             var identified = try PeerProcess.identify(
                 pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, pidfd: -1)
-            defer { (unregisteredBecause, executable) = (identified.unregisteredBecause, identified.executable) }
+            // Kept whether or not it is served: the access log names its executable and why.
+            defer { process = identified }
             service = .success(try daemon.service(for: &identified))
-            peer = identified
         } catch {
             service = .failure(error)
         }
         // Measured after the identification: whatever the process sends from here on, it sent as what was found.
         let identifiedAt = connection.arrivedBytes() ?? .max
-        return Sender(
-            credentials: credentials, peer: peer, service: service, identifiedAt: identifiedAt,
-            executable: executable, unregisteredBecause: unregisteredBecause)
+        return Sender(credentials: credentials, process: process, service: service, identifiedAt: identifiedAt)
     }
 
     /// Carries out `request` for `sender`, records it in the access log and sends the answer; false when the answer
@@ -168,11 +169,11 @@ final class ConnectionSession {
         let (status, outcome) = RequestHandler.outcome(of: response)
         let entry = AccessLogEntry(
             time: Date(), uid: sender.credentials.uid, pid: sender.credentials.pid,
-            executable: sender.executable,
+            executable: sender.process?.executable,
             application: (try? sender.service.get())?.entitlements.applicationIdentifier,
             operation: subject.operation, itemClass: subject.itemClass?.rawValue, accessGroups: subject.accessGroups,
             items: subject.items.map { Data($0.bytes).base64EncodedString() }, status: status, outcome: outcome,
-            unregisteredBecause: sender.unregisteredBecause)
+            unregisteredBecause: sender.process?.unregisteredBecause)
         // Handed to the log before the answer goes out and written after it, while the caller reads its answer:
         // whatever it asks next (`clavis log`) still finds the entry. A question to the log is itself written
         // before its answer, so that once it is answered the files hold everything answered until then.

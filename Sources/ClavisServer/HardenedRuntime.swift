@@ -89,28 +89,3 @@ enum HardenedRuntime {
         return nil
     }
 }
-
-/// A file's device and inode.
-struct FileIdentity: Hashable {
-    var major: UInt64
-    var minor: UInt64
-    var inode: UInt64
-
-    /// The identity `stat` gives (glibc's encoding of `st_dev`).
-    init(_ info: stat) {
-        let device = UInt64(info.st_dev)
-        major = (device >> 32) & 0xffff_f000 | (device >> 8) & 0xfff
-        minor = (device >> 12) & 0xffff_ff00 | device & 0xff
-        inode = UInt64(info.st_ino)
-    }
-
-    /// The identity a /proc/PID/maps line gives: `major:minor` in hexadecimal, then the inode in decimal.
-    init?(mapsDevice device: ArraySlice<UInt8>, inode: ArraySlice<UInt8>) {
-        let parts = device.split(separator: UInt8(ascii: ":"))
-        guard parts.count == 2, let major = UInt64(String(decoding: parts[0], as: UTF8.self), radix: 16),
-            let minor = UInt64(String(decoding: parts[1], as: UTF8.self), radix: 16),
-            let inode = UInt64(String(decoding: inode, as: UTF8.self))
-        else { return nil }
-        (self.major, self.minor, self.inode) = (major, minor, inode)
-    }
-}

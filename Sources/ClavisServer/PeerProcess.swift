@@ -74,12 +74,9 @@ public struct PeerProcess: Sendable {
         return device == executableFile.device && inode == executableFile.inode
     }
 
-    /// The running executable's device and inode.
+    /// The running executable's device and inode, as it was opened.
     var executableIdentity: FileIdentity? {
-        guard let descriptor = executableFile?.descriptor else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        return FileIdentity(info)
+        executableFile.map { FileIdentity(device: $0.device, inode: $0.inode) }
     }
 
     /// True when the file at `path`, in the daemon's own view of the file system, is the running executable.

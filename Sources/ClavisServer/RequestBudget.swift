@@ -6,7 +6,8 @@ import Synchronization
 /// connections' own buffers (16 KiB read-ahead and a 64 KiB receive each, at most 64 connections a user) this bounds
 /// what clients can make the daemon hold.
 final class RequestBudget: Sendable {
-    /// The most one user's requests may hold at once: two of the largest frames.
+    /// The most one user's requests may hold at once: one of the largest frames while smaller ones arrive beside it
+    /// (a body's storage counts twice while it grows).
     static let perUser = 128 * 1024 * 1024
     /// The most every user's requests together may hold at once.
     static let total = 512 * 1024 * 1024

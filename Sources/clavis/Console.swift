@@ -65,10 +65,7 @@ enum Console {
             }
             return secret
         } catch {
-            switch error {
-            case .tooLong(let limit): Console.error("clavis: a secret on standard input is longer than \(limit) bytes")
-            case .failed(let failure): Console.error("clavis: cannot read a secret from standard input: \(failure)")
-            }
+            report(error)
             return nil
         }
     }
@@ -85,11 +82,16 @@ enum Console {
         do {
             return .some(try SecureBytes.read(from: descriptor, limit: limit, upTo: delimiter))
         } catch {
-            switch error {
-            case .tooLong(let limit): Console.error("clavis: standard input holds more than \(limit) bytes")
-            case .failed(let failure): Console.error("clavis: cannot read standard input: \(failure)")
-            }
+            report(error)
             return nil
+        }
+    }
+
+    /// Says why standard input gave no secret.
+    private static func report(_ error: SecureReadError) {
+        switch error {
+        case .tooLong(let limit): Console.error("clavis: standard input holds more than \(limit) bytes")
+        case .failed(let failure): Console.error("clavis: cannot read standard input: \(failure)")
         }
     }
 

@@ -104,8 +104,13 @@ int clavis_socket_pass_credentials(int fd);
 long clavis_socket_unread_count(int fd);
 
 /// As `clavis_socket_receive_some_polling`, on a socket with `clavis_socket_pass_credentials`: the bytes returned
-/// all come from one sending process (the kernel never joins two writers' bytes in one receive), named in `sender`.
+/// all come from one sending process (the kernel never joins two writers' bytes in one receive), named in `sender`
+/// (NULL: not asked for).
 long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
                                     struct clavis_sender *sender);
+
+/// As `clavis_socket_receive_all`, every byte sent by the process `expected` names (NULL: any); bytes of another
+/// sender fail with EPROTO.
+int clavis_socket_receive_all_from(int fd, void *buffer, size_t length, const struct clavis_sender *expected);
 
 #endif

@@ -33,7 +33,7 @@ final class SessionCollection: Sendable {
         state.withLock { $0.groups[group, default: Group()].label = label }
     }
 
-    /// The items of `group` holding every pair of `attributes`, by id.
+    /// The items of `group` holding every pair of `attributes`, oldest first.
     func items(for group: String, matching attributes: [String: String]) -> [SecretServiceKeychain.StoredItem] {
         state.withLock { state in
             (state.groups[group]?.items.values ?? [:].values)
