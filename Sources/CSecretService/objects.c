@@ -317,8 +317,8 @@ static int on_unserved_path(sd_bus_message *message, void *userdata, sd_bus_erro
                               strcmp(interface, "org.freedesktop.DBus.Peer") == 0)) {
         return 0;
     }
-    return sd_bus_reply_method_errorf(message, SD_BUS_ERROR_UNKNOWN_METHOD, "Object does not exist at path \u201c%s\u201d",
-                                      path);
+    return sd_bus_reply_method_errorf(message, SD_BUS_ERROR_UNKNOWN_METHOD,
+                                      "Object does not exist at path \u201c%s\u201d", path);
 }
 
 /// Appends a copy of each of `paths` to the NULL-terminated `*nodes` (of `*count`); -ENOMEM on failure.

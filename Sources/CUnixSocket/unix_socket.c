@@ -200,7 +200,8 @@ static long clavis_receive_once(int fd, void *buffer, size_t length, int flags, 
     while (1) {
         struct msghdr message = {
             .msg_iov = &part, .msg_iovlen = 1, .msg_control = control.room, .msg_controllen = sizeof control.room};
-        ssize_t got = sender == NULL ? recv(fd, buffer, length, flags) : recvmsg(fd, &message, flags | MSG_CMSG_CLOEXEC);
+        ssize_t got =
+            sender == NULL ? recv(fd, buffer, length, flags) : recvmsg(fd, &message, flags | MSG_CMSG_CLOEXEC);
         if (got < 0) {
             if (errno == EINTR) continue;
             return -1;

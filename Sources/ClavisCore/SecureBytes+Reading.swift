@@ -55,8 +55,7 @@ extension SecureBytes {
     /// - Returns: the bytes; `nil` when the input ended before the length.
     /// - Throws: `failed` when a read fails or the input ends inside the secret, `tooLong` for a length past `limit`
     ///   (its bytes are left unread).
-    public static func readLengthPrefixed(from descriptor: Int32, limit: Int) throws(SecureReadError) -> SecureBytes?
-    {
+    public static func readLengthPrefixed(from descriptor: Int32, limit: Int) throws(SecureReadError) -> SecureBytes? {
         var header = [UInt8](repeating: 0, count: 4)
         let headerRead = header.withUnsafeMutableBytes { readExactly(descriptor, into: $0) }
         if headerRead == 0 { return nil }

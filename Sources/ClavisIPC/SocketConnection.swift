@@ -168,7 +168,8 @@ public final class SocketConnection {
         do throws(KeychainError) {
             while body.count < length {
                 if readAhead.isEmpty && length - body.count >= ReadAhead.capacity {
-                    try receiveDirectly(into: &body, count: min(length - body.count, Self.directReceiveSize), from: sender)
+                    try receiveDirectly(
+                        into: &body, count: min(length - body.count, Self.directReceiveSize), from: sender)
                     continue
                 }
                 if readAhead.isEmpty {
@@ -273,13 +274,13 @@ public final class SocketConnection {
     {
         var chunk = [UInt8](repeating: 0, count: count)
         defer { Frame.wipe(&chunk) }
-        let received = chunk.withUnsafeMutableBytes { buffer in
+        let result = chunk.withUnsafeMutableBytes { buffer in
             guard readsSenders else { return clavis_socket_receive_all(descriptor, buffer.baseAddress, count) }
             // A frame begun without credentials (none were asked for yet) cannot continue with any.
             var expected = sender?.credentials ?? clavis_sender(pid: -1, uid: 0, gid: 0)
             return clavis_socket_receive_all_from(descriptor, buffer.baseAddress, count, &expected)
-        } == 0
-        guard received else { throw KeychainError(.io, "the keychain connection broke in the middle of a message") }
+        }
+        guard result == 0 else { throw KeychainError(.io, "the keychain connection broke in the middle of a message") }
         receivedBytes += UInt64(count)
         try body.append(chunk)
     }

@@ -24,7 +24,9 @@ import ClavisIdentity
 /// app should make itself non-dumpable, as Clavis's own clients do for the system daemon.
 enum HardenedRuntime {
     /// The environment variables that make a process run code it did not link.
-    static let codeLoadingVariables = ["LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "OPENSSL_MODULES", "OPENSSL_ENGINES"]
+    static let codeLoadingVariables = [
+        "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "OPENSSL_MODULES", "OPENSSL_ENGINES",
+    ]
 
     /// Why the process whose /proc folder is `process` may not be treated as a registered app, or `nil` when it may.
     /// `pinnedExecutable` is the device and inode of a main executable already checked by its digest.
@@ -35,7 +37,9 @@ enum HardenedRuntime {
             let maps = process.contents(of: "maps")
         else { return "the process cannot be inspected" }
         if let tracer = tracer(inStatus: status), tracer != 0 { return "it is traced by process \(tracer)" }
-        if let variable = codeLoadingVariable(inEnvironment: environment) { return "it was started with \(variable) set" }
+        if let variable = codeLoadingVariable(inEnvironment: environment) {
+            return "it was started with \(variable) set"
+        }
         return mappedCodeRefusal(maps: maps, pid: pid, pinnedExecutable: pinnedExecutable, trusted: trusted)
     }
 

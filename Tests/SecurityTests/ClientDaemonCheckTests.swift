@@ -42,7 +42,8 @@ import Testing
         let said = output.fileHandleForReading
         #expect(String(decoding: said.availableData, as: UTF8.self).contains("listening"))
         let unlock = try ClavisBinary.run(
-            ["unlock-keychain", "-p", "relayed-passcode"], home: folder + "/home", environment: ["CLAVIS_SOCKET": socket])
+            ["unlock-keychain", "-p", "relayed-passcode"], home: folder + "/home",
+            environment: ["CLAVIS_SOCKET": socket])
         #expect(unlock.status != 0)
         #expect(
             unlock.standardError.contains(

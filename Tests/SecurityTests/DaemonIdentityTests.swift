@@ -15,20 +15,21 @@ import Testing
 
     /// The attack, in one process: connect, fork; the parent execs the registered app (after a delay), keeping the
     /// socket across the exec; the child (still the unregistered python) waits, then asks for the app's secret.
-    private static let connectThenExec = RegisteredAppsFixture.askForTheSecret + "\n" + #"""
-        path, body, app = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]
-        parent_delay, child_delay = float(sys.argv[4]), float(sys.argv[5])
-        SECRET = sys.argv[6].encode()
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
-        s.set_inheritable(True)
-        child = os.fork()
-        if child:
-            time.sleep(parent_delay)
-            os.execv(app, [app, "2"])
-        time.sleep(child_delay)
-        print(ask(s, body), flush=True)
-        """#
+    private static let connectThenExec =
+        RegisteredAppsFixture.askForTheSecret + "\n" + #"""
+            path, body, app = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]
+            parent_delay, child_delay = float(sys.argv[4]), float(sys.argv[5])
+            SECRET = sys.argv[6].encode()
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            s.set_inheritable(True)
+            child = os.fork()
+            if child:
+                time.sleep(parent_delay)
+                os.execv(app, [app, "2"])
+            time.sleep(child_delay)
+            print(ask(s, body), flush=True)
+            """#
 
     @Test func aSocketForkedBeforeAnExecNeverSpeaksForTheAppItsParentBecame() throws {
         // Positive control: the registered app reads the secret, so the request below is the one that would.
@@ -67,32 +68,39 @@ import Testing
 
     /// The registered python app connects, has one request answered as itself, then passes its connected socket
     /// over `SCM_RIGHTS` to an unregistered python, which asks for the secret on it.
-    private static let passTheSocket = RegisteredAppsFixture.askForTheSecret + "\n" + #"""
-        path, body, unregistered = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]
-        SECRET = sys.argv[4].encode()
-        if len(sys.argv) > 5:
-            # The unregistered receiver: takes the socket and asks on it.
-            receiver = socket.socket(fileno=int(sys.argv[5]))
-            message, fds, _, _ = socket.recv_fds(receiver, 1, 1)
-            print("receiver:", ask(socket.socket(fileno=fds[0]), body), flush=True)
-            sys.exit(0)
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
-        print("app:", ask(s, body), flush=True)
-        mine, theirs = socket.socketpair()
-        theirs.set_inheritable(True)
-        child = os.fork()
-        if child == 0:
-            os.execv(unregistered, [unregistered] + sys.argv[:5] + [str(theirs.fileno())])
-        socket.send_fds(mine, [b"s"], [s.fileno()])
-        os.waitpid(child, 0)
-        """#
+    private static let passTheSocket =
+        RegisteredAppsFixture.askForTheSecret + "\n" + #"""
+            path, body, unregistered = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]
+            SECRET = sys.argv[4].encode()
+            if len(sys.argv) > 5:
+                # The unregistered receiver: takes the socket and asks on it.
+                receiver = socket.socket(fileno=int(sys.argv[5]))
+                message, fds, _, _ = socket.recv_fds(receiver, 1, 1)
+                print("receiver:", ask(socket.socket(fileno=fds[0]), body), flush=True)
+                sys.exit(0)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            print("app:", ask(s, body), flush=True)
+            mine, theirs = socket.socketpair()
+            theirs.set_inheritable(True)
+            child = os.fork()
+            if child == 0:
+                os.execv(unregistered, [unregistered] + sys.argv[:5] + [str(theirs.fileno())])
+            socket.send_fds(mine, [b"s"], [s.fileno()])
+            os.waitpid(child, 0)
+            """#
 
     @Test func aSocketPassedOverSCMRightsSpeaksForItsReceiver() throws {
         let script = apps.folder + "/pass-the-socket.py"
         try Self.passTheSocket.write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o644)
-        let output = try apps.asUser(apps.python, [script, apps.daemon.socket, RegisteredAppsFixture.findRequest, "/usr/bin/python3", RegisteredAppsFixture.secret])
-        #expect(output.standardOutput == "app: answer 4 secret\nreceiver: answer 0 nothing\n", "\(output.standardError)")
+        let output = try apps.asUser(
+            apps.python,
+            [
+                script, apps.daemon.socket, RegisteredAppsFixture.findRequest, "/usr/bin/python3",
+                RegisteredAppsFixture.secret,
+            ])
+        #expect(
+            output.standardOutput == "app: answer 4 secret\nreceiver: answer 0 nothing\n", "\(output.standardError)")
     }
 }

@@ -53,16 +53,17 @@ import Testing
     }
 
     /// The registered python app loads a library (from `argv[3]`, when given) and asks for the secret.
-    private static let loadThenAsk = RegisteredAppsFixture.askForTheSecret + "\n" + #"""
-        import ctypes
-        path, body = sys.argv[1], bytes.fromhex(sys.argv[2])
-        SECRET = sys.argv[4].encode()
-        if sys.argv[3]:
-            ctypes.CDLL(sys.argv[3])
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.connect(path)
-        print(ask(s, body), flush=True)
-        """#
+    private static let loadThenAsk =
+        RegisteredAppsFixture.askForTheSecret + "\n" + #"""
+            import ctypes
+            path, body = sys.argv[1], bytes.fromhex(sys.argv[2])
+            SECRET = sys.argv[4].encode()
+            if sys.argv[3]:
+                ctypes.CDLL(sys.argv[3])
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            print(ask(s, body), flush=True)
+            """#
 
     @Test func anAppRunningCodeFromAFileItsUserCouldChangeIsServedAsUnregistered() throws {
         let script = apps.folder + "/load-then-ask.py"

@@ -50,7 +50,9 @@ import Testing
         daemon = try TestDaemon(
             mode: "system",
             apps: [
-                "clavis.json": ["executable": clavis, "application-identifier": "clavis", "keychain-administrator": true]
+                "clavis.json": [
+                    "executable": clavis, "application-identifier": "clavis", "keychain-administrator": true,
+                ]
             ], reusing: staging.folder)
         driver = daemon.folder + "/pam-driver.py"
         try Self.pamDriver.write(toFile: driver, atomically: true, encoding: .utf8)
@@ -75,14 +77,20 @@ import Testing
         let output = try runProcess(
             "/usr/bin/python3", [driver, service, PAMModuleTests.user, operation], input: hex.joined(separator: "\n"))
         let fields = output.standardOutput.split(separator: " ")
-        return (Int(fields.first ?? "") ?? -1, Double(fields.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1)
+        return (
+            Int(fields.first ?? "") ?? -1,
+            Double(fields.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+        )
     }
 
     /// Runs `clavis` as the PAM user.
     private func asUser(_ arguments: [String]) throws -> ProcessOutput {
         try runProcess(
-            "/usr/bin/setpriv", ["--reuid=\(PAMModuleTests.user)", "--regid=\(PAMModuleTests.user)", "--init-groups",
-                clavis] + arguments, environment: ["CLAVIS_SOCKET": daemon.socket, "HOME": "/"])
+            "/usr/bin/setpriv",
+            [
+                "--reuid=\(PAMModuleTests.user)", "--regid=\(PAMModuleTests.user)", "--init-groups",
+                clavis,
+            ] + arguments, environment: ["CLAVIS_SOCKET": daemon.socket, "HOME": "/"])
     }
 
     private func isUnlocked() throws -> Bool {
@@ -102,7 +110,8 @@ import Testing
         #expect(try pam("authenticate", [Array("pass".utf8)]).result == 0)
         #expect(try isUnlocked())
         // A change to a password with a line break sets all of it.
-        #expect(try pam("chauthtok", [Array("pass".utf8), Array("new1\nnew2".utf8), Array("new1\nnew2".utf8)]).result == 0)
+        #expect(
+            try pam("chauthtok", [Array("pass".utf8), Array("new1\nnew2".utf8), Array("new1\nnew2".utf8)]).result == 0)
         try lock()
         #expect(try pam("authenticate", [Array("new1".utf8)]).result == 0)
         #expect(try !isUnlocked())

@@ -25,7 +25,8 @@ final class RegisteredAppsFixture {
         writer = try Self.copy(ClavisBinary.path, to: folder + "/writer/clavis")
         sleeper = try Self.copy("/bin/sleep", to: folder + "/sleeper/sleep")
         python = try Self.copy(
-            try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3"), to: folder + "/python/python3",
+            try FileManager.default.destinationOfSymbolicLink(atPath: "/usr/bin/python3"),
+            to: folder + "/python/python3",
             relativeTo: "/usr/bin")
         func app(_ executable: String, _ identifier: String) -> [String: Any] {
             ["executable": executable, "application-identifier": identifier, "keychain-access-groups": ["TEAM.shared"]]
@@ -37,7 +38,8 @@ final class RegisteredAppsFixture {
                 "python.json": app(python, "TEAM.python"),
             ])
         let added = try asUser(
-            writer, ["add-generic-password", "-a", "me", "-s", "vault", "-w", Self.secret, "--access-group", "TEAM.shared"])
+            writer,
+            ["add-generic-password", "-a", "me", "-s", "vault", "-w", Self.secret, "--access-group", "TEAM.shared"])
         try #require(added.status == 0, "\(added.standardError)")
     }
 
@@ -100,7 +102,9 @@ final class RegisteredAppsFixture {
     static func findRequest(service: String, groups: [String]?) -> String {
         let query = ItemQuery(
             itemClass: .genericPassword,
-            attributes: [AttributeKey(rawValue: "acct"): .string("me"), AttributeKey(rawValue: "svce"): .string(service)],
+            attributes: [
+                AttributeKey(rawValue: "acct"): .string("me"), AttributeKey(rawValue: "svce"): .string(service),
+            ],
             accessGroups: groups, limit: .one, returnsSecret: true)
         var writer = ByteWriter()
         Request.find(query).encode(to: &writer)

@@ -135,7 +135,8 @@ import Testing
     }
 
     @Test func anAttributePastTheLimitIsNamedAsTheCallerNamedIt() throws {
-        let output = try clavisd.python(#"""
+        let output = try clavisd.python(
+            #"""
             import secretstorage
             from jeepney.wrappers import DBusErrorResponse
             collection = secretstorage.get_default_collection(secretstorage.dbus_init())

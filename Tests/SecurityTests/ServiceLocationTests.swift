@@ -12,7 +12,8 @@ import Testing
         if let daemon = TestKeychain.daemon {
             #expect(status.location == .daemon(socket: daemon.socket))
             #expect(status.applicationIdentifier == TestKeychain.applicationIdentifier)
-            #expect(status.accessGroups == [TestKeychain.defaultGroup, TestKeychain.sharedGroup, TestKeychain.appGroup])
+            #expect(
+                status.accessGroups == [TestKeychain.defaultGroup, TestKeychain.sharedGroup, TestKeychain.appGroup])
         } else {
             #expect(status.location == .embedded(home: TestKeychain.keychainHome))
         }

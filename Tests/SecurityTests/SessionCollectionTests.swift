@@ -14,7 +14,9 @@ import Testing
         optedOut = folder + "/secret-tool"
         try FileManager.default.copyItem(atPath: "/usr/bin/secret-tool", toPath: optedOut)
         service = try SecretServiceDaemon(apps: [
-            "o.json": ["executable": optedOut, "application-identifier": "TEAM.o", "clavis.secret-service.shared": false]
+            "o.json": [
+                "executable": optedOut, "application-identifier": "TEAM.o", "clavis.secret-service.shared": false,
+            ]
         ])
     }
 
@@ -27,7 +29,9 @@ import Testing
         for file in files {
             var isFolder: ObjCBool = false
             let path = service.daemon.state + "/" + file
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
+                continue
+            }
             all += try Data(contentsOf: URL(fileURLWithPath: path))
         }
         return all
@@ -60,10 +64,13 @@ import Testing
         let theirs = try runProcess(optedOut, ["lookup", "app", "x"], environment: service.bus.environment)
         #expect(theirs.standardOutput.isEmpty, "an opted-out program found another group's session item")
         let own = try runProcess(
-            optedOut, ["store", "--collection=session", "--label=Own", "app", "x"], environment: service.bus.environment,
+            optedOut, ["store", "--collection=session", "--label=Own", "app", "x"],
+            environment: service.bus.environment,
             input: "two")
         #expect(own.status == 0, "\(own.standardError)")
-        #expect(try runProcess(optedOut, ["lookup", "app", "x"], environment: service.bus.environment).standardOutput == "two")
+        #expect(
+            try runProcess(optedOut, ["lookup", "app", "x"], environment: service.bus.environment).standardOutput
+                == "two")
         #expect(try service.secretTool("lookup", "app", "x").standardOutput == "one")
     }
 

@@ -37,7 +37,8 @@ import Testing
         #expect(status.status == 0, "\(status.standardError)")
         #expect(status.standardOutput.contains("mode: daemon"))
         #expect(status.standardOutput.contains("exe:" + ClavisBinary.path))
-        #expect(try asUser(ClavisBinary.path, ["add-generic-password", "-a", "me", "-s", "mail", "-w", "s3"]).status == 0)
+        #expect(
+            try asUser(ClavisBinary.path, ["add-generic-password", "-a", "me", "-s", "mail", "-w", "s3"]).status == 0)
         let read = try asUser(ClavisBinary.path, ["find-generic-password", "-a", "me", "-s", "mail", "-w"])
         #expect(read.standardOutput == "s3\n", "\(read.standardError)")
         // The files are the user's own.

@@ -234,7 +234,9 @@ struct SecretServiceKeychain: Sendable {
 
     /// True when `collection` holds the item `id` and the locked keychain keeps it closed.
     func isLockedItem(_ id: String, in collection: String) throws(SecretServiceError) -> Bool {
-        guard isLocked, collection != SessionCollection.name, let query = itemQuery(id, in: collection) else { return false }
+        guard isLocked, collection != SessionCollection.name, let query = itemQuery(id, in: collection) else {
+            return false
+        }
         return try !call { () throws(KeychainError) in try service.lockedItemReferences(query) }.isEmpty
     }
 

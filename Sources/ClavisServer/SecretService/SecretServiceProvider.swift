@@ -55,7 +55,8 @@ final class SecretServiceProvider: @unchecked Sendable {
             record(request, keychain, error)
             guard error.kind == .noSuchObject else { return .failure(error) }
             // Named as gnome-keyring names it: the object the call was made on.
-            return .failure(SecretServiceError(.noSuchObject, "Object does not exist at path \u{201C}\(request.path)\u{201D}"))
+            return .failure(
+                SecretServiceError(.noSuchObject, "Object does not exist at path \u{201C}\(request.path)\u{201D}"))
         }
     }
 

@@ -1,6 +1,7 @@
 /// A key of `SecKeyCopyKeyExchangeResult`'s parameters, as Apple's Swift overlay names them (`CF_STRING_ENUM`):
 /// `SecKeyKeyExchangeParameter.requestedSize.rawValue` is `kSecKeyKeyExchangeParameterRequestedSize`.
-public struct SecKeyKeyExchangeParameter: RawRepresentable, Hashable, @unchecked Sendable {  // wraps an immutable string
+// Sendable by hand: it wraps an immutable string.
+public struct SecKeyKeyExchangeParameter: RawRepresentable, Hashable, @unchecked Sendable {
     /// Apple's name of the parameter.
     public let rawValue: CFString
 

@@ -61,19 +61,22 @@ import Testing
         #expect(SecKeyKeyExchangeParameter(rawValue: "requestedSize" as CFString) == .requestedSize)
         let alice = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
         let bob = try makePrivateKey(type: kSecAttrKeyTypeECSECPrimeRandom, bits: 256)
-        let parameters = [
-            SecKeyKeyExchangeParameter.requestedSize.rawValue: 24,
-            SecKeyKeyExchangeParameter.sharedInfo.rawValue: Data("swift".utf8),
-        ] as CFDictionary
+        let parameters =
+            [
+                SecKeyKeyExchangeParameter.requestedSize.rawValue: 24,
+                SecKeyKeyExchangeParameter.sharedInfo.rawValue: Data("swift".utf8),
+            ] as CFDictionary
         var error: Unmanaged<CFError>?
-        let derived = SecKeyCopyKeyExchangeResult(
-            alice, .ecdhKeyExchangeStandardX963SHA256, try publicKey(of: bob), parameters, &error) as Data?
+        let derived =
+            SecKeyCopyKeyExchangeResult(
+                alice, .ecdhKeyExchangeStandardX963SHA256, try publicKey(of: bob), parameters, &error) as Data?
         #expect(derived?.count == 24, "\(String(describing: error?.takeRetainedValue()))")
         let spelledAsStrings: [String: Any] = [
             kSecKeyKeyExchangeParameterRequestedSize as String: 24,
             kSecKeyKeyExchangeParameterSharedInfo as String: Data("swift".utf8),
         ]
-        #expect(exchange(alice, .ecdhKeyExchangeStandardX963SHA256, try publicKey(of: bob), spelledAsStrings).0 == derived)
+        #expect(
+            exchange(alice, .ecdhKeyExchangeStandardX963SHA256, try publicKey(of: bob), spelledAsStrings).0 == derived)
     }
 
     @Test func kdfVariantWithoutRequestedSizeAnswersParam() throws {
