@@ -194,9 +194,9 @@ public final class KeychainDaemon: Sendable {
     /// them (the Secret Service's shared group), keeping what the caller proved in `ledger`.
     ///
     /// A registered app's process that `HardenedRuntime` refuses is served as unregistered, and an unregistered
-    /// program only when the path the kernel gives for it names, in the daemon's own view of the file system, the
-    /// very file it runs (not another file bound over that path in a mount namespace of the caller's): in both cases
-    /// `peer.unregisteredBecause` says why.
+    /// program only when the path the kernel gives for it names the very file it runs for everyone
+    /// (`PeerProcess.isNamed(by:)`: not another file bound over that path in a mount namespace of the caller's): in
+    /// both cases `peer.unregisteredBecause` says why.
     func service(
         for peer: inout PeerProcess, adjust: (inout Entitlements) -> Void = { _ in },
         ledger: AuthenticationLedger = AuthenticationLedger()
@@ -226,10 +226,11 @@ public final class KeychainDaemon: Sendable {
             entitlements = AppRegistry.unregistered(executable: executable)
         }
         if entitlements.applicationIdentifier == AppRegistry.unregistered(executable: executable).applicationIdentifier,
-            !peer.isRunning(executable)
+            !peer.isNamed(by: executable)
         {
-            // Its private group is named by its path: only the file at that path in the daemon's view may use it.
-            peer.unregisteredBecause = "\(executable) names another file in the daemon's view than the one it runs"
+            // Its private group is named by its path: only the file that path names for everyone may use it.
+            peer.unregisteredBecause =
+                "\(executable) does not name the file it runs for everyone (its mount namespace is its own)"
             throw KeychainError(
                 .missingEntitlement,
                 "the calling program runs a file that \(executable) does not name for clavisd (another mount"

@@ -87,6 +87,27 @@ public struct PeerProcess: Sendable {
         return UInt64(info.st_dev) == executableFile.device && UInt64(info.st_ino) == executableFile.inode
     }
 
+    /// True when `path` (the kernel's name for the running executable, in the process's own mount namespace) names
+    /// that file for everyone: in the daemon's own view of the file system it is that file, or, where the daemon
+    /// cannot look (a folder it may not enter, a private /tmp), the process shares the mount namespace of the
+    /// system's init, where no unprivileged process can put another file over a path. A process in a mount namespace
+    /// of its own (`unshare -m`) is named by a path only when the daemon sees that very file there.
+    func isNamed(by path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 ? isRunning(path) : sharesTheSystemsMountNamespace()
+    }
+
+    /// True when the process is in the mount namespace of the system's init (pid 1), or, when the daemon may not
+    /// look at init's (a daemon without `CAP_SYS_PTRACE`), the daemon's own.
+    func sharesTheSystemsMountNamespace() -> Bool {
+        guard let own = directory?.mountNamespace() else { return false }
+        var reference = stat()
+        guard stat("/proc/1/ns/mnt", &reference) == 0 || stat("/proc/self/ns/mnt", &reference) == 0 else {
+            return false
+        }
+        return own.device == UInt64(reference.st_dev) && own.inode == UInt64(reference.st_ino)
+    }
+
     /// The SHA-256 of the running executable's contents, hexadecimal (cached by file version).
     public func executableDigest() -> String? {
         executableFile.flatMap { ExecutableDigest.sha256(ofDescriptor: $0.descriptor) }
@@ -173,6 +194,13 @@ final class ProcessDirectory: Sendable {
         }
         guard read == environment.count else { return nil }
         return environment
+    }
+
+    /// The device and inode of the process's mount namespace (`ns/mnt`); `nil` when the daemon may not look.
+    func mountNamespace() -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard fstatat(descriptor, "ns/mnt", &info, 0) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     /// The device and inode of the executable the process runs now; `nil` once it has ended, or when the daemon may
