@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <sys/time.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <pwd.h>
 #include <sched.h>
 #include <time.h>
@@ -293,17 +294,55 @@ long clavis_socket_unread_count(int fd) {
     return count;
 }
 
+/// How long a yield may take before it counts as having let another thread run.
+#define CLAVIS_YIELD_GIVEN_AWAY_MICROSECONDS 15
+
+/// How many of this process's threads are waiting awake for a receive now.
+static atomic_int clavis_awake_receivers;
+
+/// How many threads of a process may wait awake at once: one fewer than the processors, and at least one. Any more
+/// would only take turns on the processors the threads they wait for need.
+static int clavis_awake_receiver_limit(void) {
+    static atomic_int limit;
+    int known = atomic_load_explicit(&limit, memory_order_relaxed);
+    if (known > 0) return known;
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    known = processors > 2 ? (int)processors - 1 : 1;
+    atomic_store_explicit(&limit, known, memory_order_relaxed);
+    return known;
+}
+
+/// Receives without blocking until `poll_microseconds` pass, yielding the processor between tries; -1 with EAGAIN
+/// when nothing came, or at once when another thread wanted the processor a yield gave away.
+static long clavis_receive_awake(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
+                                 struct clavis_sender *sender) {
+    long long deadline = clavis_monotonic_microseconds() + poll_microseconds;
+    while (1) {
+        long got = clavis_receive_once(fd, buffer, length, MSG_DONTWAIT, sender);
+        if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return got;
+        long long now = clavis_monotonic_microseconds();
+        if (now >= deadline) return -1;
+        sched_yield();
+        // A yield that gave the processor away means other threads want it: waiting awake would take it from
+        // them (the peer this waits for among them), so sleep at once instead.
+        if (clavis_monotonic_microseconds() - now > CLAVIS_YIELD_GIVEN_AWAY_MICROSECONDS) {
+            errno = EAGAIN;
+            return -1;
+        }
+    }
+}
+
 long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
                                     struct clavis_sender *sender) {
     if (poll_microseconds > 0) {
-        long long deadline = clavis_monotonic_microseconds() + poll_microseconds;
-        while (1) {
-            long got = clavis_receive_once(fd, buffer, length, MSG_DONTWAIT, sender);
-            if (got >= 0) return got;
-            if (errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-            if (clavis_monotonic_microseconds() >= deadline) break;
-            sched_yield();
+        int awake = atomic_fetch_add_explicit(&clavis_awake_receivers, 1, memory_order_relaxed);
+        long got = -1;
+        errno = EAGAIN;
+        if (awake < clavis_awake_receiver_limit()) {
+            got = clavis_receive_awake(fd, buffer, length, poll_microseconds, sender);
         }
+        atomic_fetch_sub_explicit(&clavis_awake_receivers, 1, memory_order_relaxed);
+        if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return got;
     }
     return clavis_receive_once(fd, buffer, length, 0, sender);
 }

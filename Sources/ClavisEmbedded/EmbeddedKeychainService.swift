@@ -189,7 +189,8 @@ public final class EmbeddedKeychainService: KeychainService {
             location: .embedded(home: keychain.home.path), reason: reason, lockState: keychain.lockState,
             hasPasscode: keychain.hasPasscode, passcodeLockout: try keychain.passcodeLockout,
             applicationIdentifier: entitlements.applicationIdentifier, accessGroups: entitlements.accessGroups,
-            hasTrustedPrompt: authenticators.trustedPrompt != nil, deviceKey: keychain.deviceKeyBinding)
+            hasTrustedPrompt: authenticators.trustedPrompt != nil, deviceKey: keychain.deviceKeyBinding,
+            writes: keychain.writeStatistics)
     }
 
     public func exportBackup(passphrase: SecureBytes, strength: PasscodeStrength) throws(KeychainError)

@@ -19,19 +19,24 @@ public enum OpenKeychains {
     ///     keeps its way.
     ///   - clock: where a keychain opened now reads the time; a keychain already open keeps its clock.
     ///   - deviceKeyOptions: how a keychain created now binds its device key, and where its TPM is reached.
+    ///   - readers: how many connections of a keychain opened now serve item reads in parallel (`Keychain.init`).
     public static func keychain(
         home: KeychainHome, mapsDatabase: Bool = true, clock: KeychainClock = .system,
-        deviceKeyOptions: DeviceKeyOptions = .file
+        deviceKeyOptions: DeviceKeyOptions = .file, readers: Int = 0
     ) throws(KeychainError) -> Keychain {
         try opened.withLock { opened throws(KeychainError) in
             if let keychain = opened[home] { return keychain }
             let keychain = try Keychain(
-                home: home, deviceKeyOptions: deviceKeyOptions, mapsDatabase: mapsDatabase, clock: clock)
+                home: home, deviceKeyOptions: deviceKeyOptions, mapsDatabase: mapsDatabase, clock: clock,
+                readers: readers)
             if opened.isEmpty { atexit(closeOpenKeychains) }
             opened[home] = keychain
             return keychain
         }
     }
+
+    /// How many connections a daemon's keychains read on in parallel (`Keychain.daemonReaders`).
+    public static var daemonReaders: Int { Keychain.daemonReaders }
 
     /// Closes the keychain of `home` (once no call uses it any more): the next call opens it again, as a new process
     /// would, before the first unlock when it has a passcode. For tests that restart the device (`ClavisTesting`).

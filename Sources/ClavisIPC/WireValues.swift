@@ -110,6 +110,10 @@ extension ByteWriter {
         bool(value.hasTrustedPrompt)
         // Last, so that a client reading an older daemon's status (which ends before it) takes the file binding.
         string(value.deviceKey.rawValue)
+        optional(value.writes) {
+            $0.uint64(UInt64($1.writes))
+            $0.uint64(UInt64($1.flushes))
+        }
     }
 
     /// A list of strings: the count, then each one.
@@ -249,10 +253,16 @@ extension ByteReader {
             }
             deviceKey = binding
         }
+        var writes: WriteStatistics?
+        if !isAtEnd {
+            writes = try optional { (reader) throws(KeychainError) in
+                WriteStatistics(writes: Int(clamping: try reader.uint64()), flushes: Int(clamping: try reader.uint64()))
+            }
+        }
         return KeychainStatus(
             location: location, reason: reason, lockState: lockState, hasPasscode: hasPasscode,
             passcodeLockout: lockout, applicationIdentifier: identifier, accessGroups: groups,
-            hasTrustedPrompt: hasTrustedPrompt, deviceKey: deviceKey)
+            hasTrustedPrompt: hasTrustedPrompt, deviceKey: deviceKey, writes: writes)
     }
 
     /// A list of strings as `ByteWriter.strings` wrote it.

@@ -199,6 +199,29 @@ public final class Connection {
         }
     }
 
+    /// Runs `body` inside the open transaction as a part of it that is undone alone when `body` throws (a savepoint);
+    /// calls of `transaction` within `body` join it. Must be called inside `transaction`.
+    ///
+    /// Some failures (a full disk, an I/O error) make SQLite roll back the whole transaction: the caller tells by
+    /// `isInTransaction`, and then every part before this one is undone as well.
+    public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        precondition(transactionDepth > 0, "a savepoint is a part of an open transaction")
+        try execute("SAVEPOINT part")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        do {
+            let result = try body()
+            try execute("RELEASE part")
+            return result
+        } catch {
+            if isInTransaction {
+                try? execute("ROLLBACK TO part")
+                try? execute("RELEASE part")
+            }
+            throw error
+        }
+    }
+
     private func statement(for sql: String) throws(DatabaseError) -> Statement {
         if let last = lastStatement, last.sql.utf8.count == sql.utf8.count, last.sql == sql { return last.statement }
         let found: Statement

@@ -74,15 +74,16 @@ public final class AccessLog: Sendable {
         }
     }
 
-    /// Writes the entry `announcement` handed over, unless a question to the log wrote it already.
+    /// Has the entry `announcement` handed over written, unless a question to the log wrote it already: by this
+    /// thread, together with every other entry announced so far, when no other thread is writing; else by the thread
+    /// that is, which looks again for entries once it lets the file go. Under many clients at once, one thread then
+    /// writes many entries in one go while the others go on, rather than each waiting its turn at the file.
     public func record(_ announcement: Announcement) {
-        // Taken out of the announced entries under the file's lock: a question to the log, which holds that lock
-        // while it writes the announced entries and reads, finds each entry either announced or written.
-        file.withLock { file in
-            guard let entry = unwritten.withLock({ $0.entries.removeValue(forKey: announcement.ticket) }) else {
-                return
-            }
-            append(entry, to: &file)
+        _ = announcement
+        // Entries are taken out of the announced ones under the file's lock: a question to the log, which holds that
+        // lock while it writes the announced entries and reads, finds each entry either announced or written.
+        while file.withLockIfAvailable({ file in writeAnnounced(to: &file) }) != nil {
+            guard unwritten.withLock({ !$0.entries.isEmpty }) else { return }
         }
     }
 
@@ -98,36 +99,50 @@ public final class AccessLog: Sendable {
     /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
     /// fails the request it records.
     public func record(_ entry: AccessLogEntry) {
-        file.withLock { file in append(entry, to: &file) }
+        file.withLock { file in append([entry], to: &file) }
     }
 
-    /// Appends `entry` to the open file (rotating it first when it would pass `limit`), and hands it to the journal.
-    private func append(_ entry: AccessLogEntry, to file: inout OpenFile) {
-        journal?.send(entry)
-        let line = entry.jsonLine + [UInt8(ascii: "\n")]
-        if file.descriptor < 0 { openCurrent(&file) }
-        // Also a file found too large when first opened (a smaller --access-log-size than before).
-        if file.size > 0 && file.size + line.count > limit {
-            close(file.descriptor)
-            rename(path, path + ".1")
-            openCurrent(&file)
+    /// Appends `entries` to the open file, each line whole in one file (rotating it first when the next line would
+    /// pass `limit`), and hands them to the journal.
+    private func append(_ entries: [AccessLogEntry], to file: inout OpenFile) {
+        var lines: [UInt8] = []
+        for entry in entries {
+            journal?.send(entry)
+            let line = entry.jsonLine + [UInt8(ascii: "\n")]
+            if file.descriptor < 0 { openCurrent(&file) }
+            // Also a file found too large when first opened (a smaller --access-log-size than before).
+            if file.size + lines.count > 0 && file.size + lines.count + line.count > limit {
+                writeOut(&lines, to: &file)
+                close(file.descriptor)
+                rename(path, path + ".1")
+                openCurrent(&file)
+            }
+            lines += line
         }
-        let written = line.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
-        if written == line.count {
-            file.size += line.count
+        writeOut(&lines, to: &file)
+    }
+
+    /// Writes `lines` to the open file in one `write` and empties them. A failed write is reported once.
+    private func writeOut(_ lines: inout [UInt8], to file: inout OpenFile) {
+        guard !lines.isEmpty else { return }
+        let written = lines.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
+        if written == lines.count {
+            file.size += lines.count
         } else if !file.reportedFailure {
             file.reportedFailure = true
             DaemonLog.report("cannot write the access log \(path): \(String(cString: strerror(errno)))")
         }
+        lines.removeAll(keepingCapacity: true)
     }
 
-    /// Appends the entries announced and not yet written, in the order they were announced.
+    /// Appends the entries announced and not yet written, in the order they were announced: one `write` for all of
+    /// them unless the file is rotated among them.
     private func writeAnnounced(to file: inout OpenFile) {
         let announced = unwritten.withLock { unwritten in
             defer { unwritten.entries.removeAll() }
             return unwritten.entries.sorted { $0.key < $1.key }.map(\.value)
         }
-        for entry in announced { append(entry, to: &file) }
+        append(announced, to: &file)
     }
 
     /// Opens (creating it when missing) the current file for appending, and notes its size.

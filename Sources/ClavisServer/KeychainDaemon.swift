@@ -242,7 +242,8 @@ public final class KeychainDaemon: Sendable {
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.
         let keychain = try OpenKeychains.keychain(
-            home: settings.home(for: peer.uid), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions)
+            home: settings.home(for: peer.uid), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions,
+            readers: OpenKeychains.daemonReaders)
         let registryWatch = self.registry
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",

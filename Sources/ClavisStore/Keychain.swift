@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// Every item has its own key, derived from (older rows: wrapped by) its class key; class keys are wrapped by the
 /// device key and the passcode.
-/// One instance per process and home; calls from any thread are serialised. Several processes may open the same
-/// home at once (SQLite WAL; writers queue).
+/// One instance per process and home, for any thread. Item writes that arrive together share one transaction and
+/// its disk flush (`GroupCommit`), each keeping its own outcome; every other call runs alone under the engine's lock,
+/// item reads too unless the keychain was opened with `readers` (a daemon), which then run in parallel on their own
+/// connections (`ReaderPool`). Several processes may open the same home at once (SQLite WAL; writers queue).
 ///
 /// Item calls answer rather than throw when the caller must do something first (`ServiceAnswer`): `.needsUnlock`
 /// for an item in a closed protection class, `.needsAuthentication` for an access control the query's proof does
@@ -30,7 +32,13 @@ public final class Keychain: Sendable {
     public let tpmTCTI: String?
     /// Where the passcode lockout reads the time.
     public let clock: KeychainClock
-    private let engine: Mutex<KeychainEngine>
+    let engine: Mutex<KeychainEngine>
+    /// The engines that serve item reads beside `engine`, or `nil` when `engine` serves them.
+    let readers: ReaderPool?
+    /// The item writes waiting to share a commit.
+    let groupCommit = GroupCommit()
+    /// The item writes this instance committed, and the flushes they took.
+    let committed = Mutex(WriteStatistics())
 
     /// Opens the keychain in `home`, creating it (and its device key) on first use.
     ///
@@ -42,13 +50,20 @@ public final class Keychain: Sendable {
     /// - Parameter mapsDatabase: read through a memory map of the database (the default, fastest); `false` keeps
     ///   the process's resident memory within SQLite's page cache, as a long-running daemon wants.
     /// - Parameter clock: where the passcode lockout reads the time.
+    /// - Parameter readers: how many connections serve item reads in parallel beside the one that writes (a daemon
+    ///   serving many clients: `Keychain.daemonReaders`); 0, the default, reads on that one connection.
     public convenience init(
         home: KeychainHome, deviceKeyOptions: DeviceKeyOptions = .file, mapsDatabase: Bool = true,
-        clock: KeychainClock = .system
+        clock: KeychainClock = .system, readers: Int = 0
     ) throws(KeychainError) {
         let (provider, _) = try DeviceKeySelection.provider(for: home, options: deviceKeyOptions)
-        try self.init(home: home, deviceKeyProvider: provider, mapsDatabase: mapsDatabase, clock: clock)
+        try self.init(
+            home: home, deviceKeyProvider: provider, mapsDatabase: mapsDatabase, clock: clock,
+            readPinMilliseconds: ReadPin.defaultIdleMilliseconds, readers: readers)
     }
+
+    /// How many readers a daemon's keychains keep: one per processor, at least two and at most four.
+    public static var daemonReaders: Int { ReaderPool.defaultCount }
 
     /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`, reading the time from `clock`.
     public convenience init(
@@ -64,7 +79,7 @@ public final class Keychain: Sendable {
     /// one as long as they look at it.
     init(
         home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
-        clock: KeychainClock = .system, readPinMilliseconds: Int
+        clock: KeychainClock = .system, readPinMilliseconds: Int, readers: Int = 0
     ) throws(KeychainError) {
         self.home = home
         deviceKeyBinding = deviceKeyProvider.binding
@@ -75,11 +90,17 @@ public final class Keychain: Sendable {
                 home: home, deviceKeyProvider: deviceKeyProvider, mapsDatabase: mapsDatabase, clock: clock,
                 readPinMilliseconds: readPinMilliseconds)
             identity = opened.keybag.identity
+            // A keychain opened read-only (a full disk) reads on its one connection.
+            self.readers =
+                readers > 0 && opened.writeRefusal == nil ? try ReaderPool(beside: opened, count: readers) : nil
             engine = Mutex(opened)
         } catch {
             throw KeychainError(converting: error)
         }
     }
+
+    /// The item writes committed through this instance since it was opened, and the disk flushes they took.
+    public var writeStatistics: WriteStatistics { committed.withLock { $0 } }
 
     /// The lock state as this process sees it.
     public var lockState: LockState { engine.withLock { $0.lockState } }
@@ -89,7 +110,10 @@ public final class Keychain: Sendable {
 
     /// Locks the keychain: the `WhenUnlocked` class keys are zeroed and dropped; `AfterFirstUnlock` ones stay.
     public func lock() {
-        engine.withLock { $0.lock() }
+        engine.withLock { engine in
+            engine.lock()
+            readers?.publish(from: engine)
+        }
     }
 
     /// Unlocks with the passcode (`nil` when none is set).
@@ -178,7 +202,8 @@ public final class Keychain: Sendable {
 
     /// The items matching `query`, in insertion order, at most `query.limit`; or what reading them needs first.
     public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
-        try answering { try $0.find(query) }
+        guard let readers else { return try answering { try $0.find(query) } }
+        return try reading(readers) { try $0.find(query) }
     }
 
     /// The persistent references of the items matching `query` that the lock state keeps closed, found by their
@@ -187,7 +212,8 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `param` for a query naming an attribute that only the sealed attributes hold.
     public func lockedReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
-        try perform(readsItems: true) { try $0.lockedReferences(query) }
+        guard let readers else { return try perform(readsItems: true) { try $0.lockedReferences(query) } }
+        return try reading(readers) { try $0.lockedReferences(query) }
     }
 
     /// Applies `changes` to every item matching `query` (one transaction) and answers how many changed; or what
@@ -233,12 +259,24 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// `perform` for an item call: an answered need wrote nothing, so only a call that ran counts as a write.
+    /// `perform` for an item call; a `writing` one is committed with the writes that arrive beside it
+    /// (`write(_:)`).
     private func answering<Result: Sendable>(
-        writing: Bool = false, _ body: (KeychainEngine) throws -> ServiceAnswer<Result>
+        writing: Bool = false, _ body: @escaping (KeychainEngine) throws -> ServiceAnswer<Result>
     ) throws(KeychainError) -> ServiceAnswer<Result> {
-        try perform(
-            writing: writing, readsItems: !writing, countingWrite: { if case .done = $0 { true } else { false } }, body)
+        if writing { return try write(body) }
+        return try perform(readsItems: true, body)
+    }
+
+    /// Runs an item read on one of `readers`.
+    private func reading<Result>(_ readers: ReaderPool, _ body: (KeychainEngine) throws -> Result)
+        throws(KeychainError) -> Result
+    {
+        do {
+            return try readers.read(body)
+        } catch {
+            throw KeychainError(converting: error)
+        }
     }
 
     /// Runs `body` on the engine under its lock. A call that is `writing` first reopens a keychain that was opened
@@ -254,6 +292,7 @@ public final class Keychain: Sendable {
     ) throws(KeychainError) -> Result {
         do {
             return try engine.withLock { engine in
+                defer { readers?.publish(from: engine) }
                 engine.readPin?.giveUpIfForked()
                 do {
                     guard writing else {

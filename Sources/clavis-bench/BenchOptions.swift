@@ -17,6 +17,9 @@ struct BenchOptions {
         clavis-bench tpm [--tpm TCTI] [--tpm-operations 50] [--tpm-items 100000]
                                                        only the TPM rows: opening with a TPM-sealed device key against
                                                        a file key, a write, a P-256 signature in the TPM and in software
+        clavis-bench daemon-load [--items 100000] [--calls 10000] [--workload reads|adds|mix]
+                                                       only the daemon load rows: reads, adds and the mix through one
+                                                       clavisd, one client and then 8 (adds: a quarter of the calls)
         clavis-bench instructions [--operations 500]   only the instructions per SecItemCopyMatching and SecItemAdd,
                                                        counted by valgrind's callgrind on 1,000 items
         Exit status: 0 measured, 1 a measurement failed, 2 a usage error.
@@ -45,7 +48,8 @@ struct BenchOptions {
     private static let options: [String: Value] = [
         "--sizes": .sizes, "--operations": .count(minimum: 1), "--keep-dir": .text, "--cli-calls": .count(minimum: 0),
         "--daemon": .onOff, "--tpm": .text, "--tpm-operations": .count(minimum: 1), "--tpm-items": .count(minimum: 0),
-        "--lookups": .count(minimum: 1),
+        "--lookups": .count(minimum: 1), "--items": .count(minimum: 1), "--calls": .count(minimum: 4),
+        "--workload": .text,
     ]
 
     /// The options each mode takes (nil: the whole benchmark).
@@ -56,6 +60,7 @@ struct BenchOptions {
         ],
         "keys": ["--operations"], "secret-service": ["--lookups"], "tpm": ["--tpm", "--tpm-operations", "--tpm-items"],
         "instructions": ["--operations"], "api-calls": ["--operations"],
+        "daemon-load": ["--items", "--calls", "--workload"],
     ]
 
     /// Reads `arguments` (the command line without the program's name).

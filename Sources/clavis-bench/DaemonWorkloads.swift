@@ -56,6 +56,18 @@
                 return (field("VmRSS"), field("RssFile"))
             }
 
+            /// The processor time the daemon has taken, user and system, in microseconds (`/proc/PID/stat`).
+            var processorMicroseconds: Double {
+                let stat =
+                    (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+                // After the command's name, in parentheses: field 3 on; utime and stime are fields 14 and 15.
+                let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+                guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+                    return 0
+                }
+                return (user + system) * 1e6 / Double(sysconf(Int32(_SC_CLK_TCK)))
+            }
+
             func stop() {
                 process.terminate()
                 process.waitUntilExit()
@@ -90,73 +102,6 @@
                 try roundTrip.time { _ = try client.status() }
             }
             return roundTrip
-        }
-
-        /// `clients` processes × `operations` mixed calls (add, read, update, delete) through one daemon; the
-        /// throughput and every unexpected status.
-        static func concurrent(_ bench: BenchKeychain, clients: Int, operations: Int, accessGroup: String) throws
-            -> String
-        {
-            let daemon = try Daemon(bench: bench, accessGroup: accessGroup)
-            defer { daemon.stop() }
-            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            let start = DispatchTime.now().uptimeNanoseconds
-            var workers: [(Process, Pipe)] = []
-            for client in 0..<clients {
-                let worker = Process()
-                worker.executableURL = URL(fileURLWithPath: executable)
-                worker.arguments = ["daemon-worker", daemon.socket, "client\(client)", String(operations)]
-                let output = Pipe()
-                worker.standardOutput = output
-                try worker.run()
-                workers.append((worker, output))
-            }
-            var unexpected = 0
-            for (worker, output) in workers {
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                worker.waitUntilExit()
-                unexpected += Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? operations
-            }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            return String(
-                format: "daemon: %d clients x %d mixed operations at %d items: %.0f ops/s, %d unexpected errors",
-                clients, operations, bench.size, Double(clients * operations) / seconds, unexpected)
-        }
-
-        /// One client of `concurrent`: adds, reads, updates and deletes its own items through the daemon at `socket`;
-        /// prints how many calls answered something unexpected.
-        static func worker(socket: String, prefix: String, operations: Int) -> Int32 {
-            let configuration = ClavisConfiguration.current.with(daemonSocket: socket)
-            var unexpected = 0
-            ClavisConfiguration.withConfiguration(configuration) {
-                for index in 0..<operations {
-                    let account = "\(prefix)-\(index / 4)"
-                    let base: [String: Any] = [
-                        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench.concurrent",
-                        kSecAttrAccount as String: account,
-                    ]
-                    let status: OSStatus
-                    switch index % 4 {
-                    case 0:
-                        status = SecItemAdd(
-                            base.merging([kSecValueData as String: Data(account.utf8)]) { _, new in new }
-                                as CFDictionary,
-                            nil)
-                    case 1:
-                        var result: CFTypeRef?
-                        status = SecItemCopyMatching(
-                            base.merging([kSecReturnData as String: true]) { _, new in new } as CFDictionary, &result)
-                    case 2:
-                        status = SecItemUpdate(
-                            base as CFDictionary, [kSecValueData as String: Data("changed".utf8)] as CFDictionary)
-                    default:
-                        status = SecItemDelete(base as CFDictionary)
-                    }
-                    if status != errSecSuccess { unexpected += 1 }
-                }
-            }
-            print(unexpected)
-            return unexpected == 0 ? 0 : 1
         }
     }
 #endif

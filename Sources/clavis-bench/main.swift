@@ -8,7 +8,7 @@ import Foundation
 //   clavis-bench api-calls [--operations N]          (the calls `instructions` counts, run under callgrind)
 //   clavis-bench contend-worker HOME PREFIX COUNT   (one process of the multi-process check)
 //   clavis-bench cli-worker HOME COUNT CLAVIS        (the command-line comparison, inside its D-Bus session)
-//   clavis-bench daemon-worker SOCKET PREFIX COUNT   (one client process of the concurrent daemon check)
+//   clavis-bench daemon-worker SOCKET WORKLOAD PREFIX COUNT SIZE   (one client process of the daemon load rows)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -29,11 +29,15 @@ if arguments.first == "contend-worker" {
         exit(CLIComparison.worker(home: arguments[1], calls: count, clavis: arguments[3]))
     }
     if arguments.first == "daemon-worker" {
-        guard arguments.count == 4, let count = Int(arguments[3]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: clavis-bench daemon-worker SOCKET PREFIX COUNT\n".utf8))
+        guard arguments.count == 6, let workload = DaemonLoad.Workload(rawValue: arguments[2]),
+            let count = Int(arguments[4]), count > 0, let size = Int(arguments[5]), size > 0
+        else {
+            FileHandle.standardError.write(
+                Data("usage: clavis-bench daemon-worker SOCKET reads|adds|mix PREFIX COUNT SIZE\n".utf8))
             exit(2)
         }
-        exit(DaemonWorkloads.worker(socket: arguments[1], prefix: arguments[2], operations: count))
+        exit(
+            DaemonLoad.worker(socket: arguments[1], workload: workload, prefix: arguments[3], calls: count, size: size))
     }
 #endif
 
@@ -120,6 +124,27 @@ if options.mode == "tpm" { printOnly(printTPMRows) }
         }
     }
 
+    if options.mode == "daemon-load" {
+        runOnly {
+            let bench = try BenchKeychain(
+                size: options.count("--items", default: 100_000), accessGroup: APIWorkloads.accessGroup, keptIn: nil)
+            defer { bench.remove() }
+            let calls = options.count("--calls", default: 10_000)
+            let workloads = try options.text("--workload").map { name in
+                guard let workload = DaemonLoad.Workload(rawValue: name) else {
+                    throw Workloads.BenchError.status("--workload must be reads, adds or mix", 2)
+                }
+                return [workload]
+            }
+            for row in try DaemonLoad.rows(
+                bench, clients: 8, calls: calls, accessGroup: APIWorkloads.accessGroup,
+                workloads: workloads ?? DaemonLoad.Workload.allCases)
+            {
+                print(row)
+            }
+        }
+    }
+
     if options.mode == "secret-service" {
         printOnly { try printSecretServiceRows(lookups: options.count("--lookups", default: 500)) }
     }
@@ -166,8 +191,9 @@ do {
                 for measurement in rows { print(measurement.row) }
                 residentKiB[size] = resident
                 if size == sizes.max() {
-                    print(
-                        try DaemonWorkloads.concurrent(bench, clients: 8, operations: 10_000, accessGroup: accessGroup))
+                    for row in try DaemonLoad.rows(bench, clients: 8, calls: 10_000, accessGroup: accessGroup) {
+                        print(row)
+                    }
                 }
             }
         #endif

@@ -122,16 +122,38 @@ import Testing
             return
         }
         #expect(back == status)
-        // An older daemon's status ends before the binding: the bytes without its last field.
+        // An older daemon's status ends before the binding: the bytes without its last two fields (the binding, and
+        // the one byte saying no write statistics follow).
         var writer = ByteWriter()
         Response.status(status).encode(to: &writer)
-        let older = Array(writer.bytes.dropLast(4 + DeviceKeyBinding.tpm.rawValue.utf8.count))
+        let older = Array(writer.bytes.dropLast(1 + 4 + DeviceKeyBinding.tpm.rawValue.utf8.count))
         var reader = ByteReader(older, subject: "a response")
         guard case .status(let read) = try Response(from: &reader) else {
             Issue.record("not a status")
             return
         }
-        #expect(read.deviceKey == .file && read.applicationIdentifier == "app")
+        #expect(read.deviceKey == .file && read.applicationIdentifier == "app" && read.writes == nil)
+    }
+
+    @Test func aStatusCarriesTheWritesAndFlushesAndAnOlderDaemonsHasNone() throws {
+        var status = KeychainStatus(
+            location: .daemon(socket: "/run/clavis/clavisd.sock"), reason: "clavisd", lockState: .locked,
+            hasPasscode: true, passcodeLockout: nil, applicationIdentifier: "app", accessGroups: ["group"],
+            deviceKey: .file, writes: WriteStatistics(writes: 12, flushes: 5))
+        guard case .status(let back) = try roundTrip(.status(status)) else {
+            Issue.record("not a status")
+            return
+        }
+        #expect(back == status && back.writes == WriteStatistics(writes: 12, flushes: 5))
+        status.writes = nil
+        var writer = ByteWriter()
+        Response.status(status).encode(to: &writer)
+        var reader = ByteReader(Array(writer.bytes.dropLast(1)), subject: "a response")
+        guard case .status(let older) = try Response(from: &reader) else {
+            Issue.record("not a status")
+            return
+        }
+        #expect(older == status)
     }
 
     @Test func aKeyUseCarriesItsItemInputAndProofAndItsResultComesBack() throws {

@@ -28,13 +28,17 @@ public struct KeychainStatus: Sendable, Hashable {
     public var hasTrustedPrompt: Bool
     /// What the keychain's device key is bound to: a file, or a TPM.
     public var deviceKey: DeviceKeyBinding
+    /// The item writes committed since the keychain was opened, and the flushes they took; `nil` when the service
+    /// does not say.
+    public var writes: WriteStatistics?
 
     /// Creates a status.
     public init(
         location: Location, reason: String, lockState: LockState, hasPasscode: Bool, passcodeLockout: Date?,
         applicationIdentifier: String, accessGroups: [String], hasTrustedPrompt: Bool = false,
-        deviceKey: DeviceKeyBinding = .file
+        deviceKey: DeviceKeyBinding = .file, writes: WriteStatistics? = nil
     ) {
+        self.writes = writes
         self.deviceKey = deviceKey
         self.hasTrustedPrompt = hasTrustedPrompt
         self.location = location

@@ -11,8 +11,8 @@ import ClavisCrypto
 /// items per value looked up); and to 8 bytes for the access group, whose digest also decides without decrypting:
 /// a removed app's items are deleted by it (`deleteAccessGroups`) and a locked search is confined by it to the
 /// caller's groups (`lockedReferences`), so two groups' digests must not collide. HMAC's keyed state is kept, so a
-/// digest costs one short hash.
-/// Not thread-safe: the engine that owns it serialises its use.
+/// digest costs one short hash. Each digest copies that state and changes nothing kept, so the readers beside an
+/// engine (`ReaderPool`) share one instance.
 final class IndexDigests {
     private let key: HMACSHA256Key
     /// The length of the primary-key digest.

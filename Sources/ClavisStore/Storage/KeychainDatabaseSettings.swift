@@ -17,9 +17,10 @@ public enum KeychainDatabaseSettings {
     /// cache (what a long-running daemon wants: mapped pages count as its memory), here 8 MiB: the index pages of
     /// 100,000 items take about 5 MiB, and a random item's table page, read once, gains nothing from being kept (the
     /// kernel keeps the file's pages anyway). A daemon then stays under 32 MiB however long it serves.
-    public static func reads(mapsDatabase: Bool) -> String {
+    /// `cacheKiB` sets another page cache (a daemon's readers beside its main connection: `ReaderPool`).
+    public static func reads(mapsDatabase: Bool, cacheKiB: Int? = nil) -> String {
         let mapped = mapsDatabase ? 1_073_741_824 : 0
-        let cacheKiB = mapsDatabase ? 16384 : 8192
+        let cacheKiB = cacheKiB ?? (mapsDatabase ? 16384 : 8192)
         return "PRAGMA mmap_size = \(mapped); PRAGMA cache_size = -\(cacheKiB);"
     }
 }

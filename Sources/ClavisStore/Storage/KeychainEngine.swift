@@ -21,8 +21,13 @@ final class KeychainEngine {
         didSet {
             keyedClassKeys.removeAll()
             sealer.forgetKeys()
+            classKeysGeneration &+= 1
         }
     }
+    /// Counts the changes of `classKeys`, so that the readers beside this engine (`ReaderPool`) follow each.
+    private(set) var classKeysGeneration = 0
+    /// For a reader (`init(readingBeside:)`): the `classKeysGeneration` of the engine whose class keys it holds.
+    var followedGeneration = 0
     /// The open class keys kept keyed for deriving and unwrapping item keys, made on first use.
     private var keyedClassKeys: [ProtectionClass: ClassKey] = [:]
     /// Seals and opens items, reusing its cipher contexts.
@@ -94,6 +99,37 @@ final class KeychainEngine {
             rollbackCounter = try RollbackCounter(
                 connection: connection, tcti: sealed.tcti, deviceKey: deviceKey, writable: writeRefusal == nil)
         }
+    }
+
+    /// An engine beside `primary`, on a connection of its own to the same file, that serves item reads in parallel
+    /// with `primary` and the other readers (`ReaderPool`): it shares `primary`'s keybag and index key, and its class
+    /// keys are those `primary` had open when it was made, then as `ReaderPool.publish` hands them on. It never
+    /// writes (`query_only`).
+    ///
+    /// - Throws: `io` when the file cannot be opened again, or is no longer the file `primary` opened.
+    init(readingBeside primary: KeychainEngine, cacheKiB: Int) throws {
+        let path = try primary.folder.resolvedPath() + "/" + KeychainHome.databaseName
+        let connection = try Connection(path: path, mode: .readWrite, refusingSymbolicLinks: true)
+        guard let opened = connection.databaseFileIdentity, let held = primary.connection.databaseFileIdentity,
+            opened.device == held.device, opened.inode == held.inode
+        else {
+            throw KeychainError(.io, "\(path) is no longer the keychain.db this keychain opened")
+        }
+        try connection.executeScript(
+            KeychainDatabaseSettings.reads(mapsDatabase: primary.mapsDatabase, cacheKiB: cacheKiB)
+                + " PRAGMA query_only = ON;")
+        self.connection = connection
+        folder = primary.folder
+        home = primary.home
+        mapsDatabase = primary.mapsDatabase
+        clock = primary.clock
+        readPinMilliseconds = 0
+        keybag = primary.keybag
+        digests = primary.digests
+        writeRefusal = KeychainError(.io, "a reader of the keychain in \(home.path) does not write")
+        lockState = primary.lockState
+        classKeys = primary.classKeys
+        followedGeneration = primary.classKeysGeneration
     }
 
     /// Before a write on a keychain that was opened read-only: opens the database again, for writing when that

@@ -24,6 +24,8 @@ struct StatusCommand: RunnableCommand {
         case .daemon(let socket):
             (mode, location) = ("daemon", socket)
         }
+        // This process's own writes are none yet; the daemon's are every client's since it opened the keychain.
+        let daemonWrites = mode == "daemon" ? status.writes : nil
         let lockout = status.passcodeLockout.map { "\(Int($0.timeIntervalSinceNow.rounded(.up))) s" }
         if context.json {
             var object: [String: JSONValue] = [
@@ -34,6 +36,10 @@ struct StatusCommand: RunnableCommand {
                 "accessGroups": .array(status.accessGroups.map { .string($0) }),
             ]
             if let lockout { object["passcodeLockout"] = .string(lockout) }
+            if let writes = daemonWrites {
+                object["writes"] = .integer(writes.writes)
+                object["flushes"] = .integer(writes.flushes)
+            }
             Console.out(ItemFormatter.jsonText(.object(object)))
         } else {
             var lines = [
@@ -42,6 +48,9 @@ struct StatusCommand: RunnableCommand {
                 "device key: \(status.deviceKey.rawValue)",
             ]
             if let lockout { lines.append("passcode attempts refused for: \(lockout)") }
+            if let writes = daemonWrites {
+                lines.append("writes since the daemon opened it: \(writes.writes), in \(writes.flushes) flushes")
+            }
             lines.append("application identifier: \(ItemFormatter.printable(status.applicationIdentifier))")
             lines.append(
                 "access groups: "
