@@ -57,10 +57,8 @@ final class GroupCommit: Sendable {
             return Lent(batch)
         }.writes
         commitTogether(batch)
-        for other in batch {
-            other.isFinished = true
-            if other !== write { other.woken.signal() }
-        }
+        for other in batch { other.isFinished = true }
+        // The next leader first, so that the next commit starts while this one's writers are being woken.
         queue.withLock { queue in
             if let next = queue.waiting.first {
                 next.woken.signal()
@@ -68,6 +66,7 @@ final class GroupCommit: Sendable {
                 queue.isLed = false
             }
         }
+        for other in batch where other !== write { other.woken.signal() }
     }
 
     /// Writes on their way from the queue to the leader.
