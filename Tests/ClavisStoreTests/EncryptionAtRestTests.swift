@@ -152,6 +152,25 @@ import Testing
         #expect(withService.contains { $0.contains("SEARCH items_service USING PRIMARY KEY (digest=? AND item=?)") })
     }
 
+    @Test func aPersistentReferenceDrivesTheLookupOverAServiceEveryItemShares() throws {
+        let keychain = try temporary.open()
+        var named: PersistentReference?
+        for index in 0..<50 {
+            let added = try keychain.add(password(account: "item-\(index)", service: "collection")).resultOrThrow()
+            if index == 17 { named = added.persistentReference }
+        }
+        // As the Secret Service reads an item: its collection (the service of all 50) and its reference.
+        let byReference = ItemQuery(
+            itemClass: .genericPassword, attributes: [.service: .string("collection")],
+            persistentReference: try #require(named), returnsSecret: true)
+        let plan = try keychain.explain(byReference)
+        #expect(!plan.contains { $0.contains("items_service USING PRIMARY KEY (digest=?)") }, "plan: \(plan)")
+        #expect(plan.contains { $0.contains("items_service USING PRIMARY KEY (digest=? AND item=?)") }, "plan: \(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN") }, "plan: \(plan)")
+        let found = try keychain.find(byReference).resultOrThrow()
+        #expect(found.map { $0.attributes[.account]?.stringValue } == ["item-17"])
+    }
+
     @Test func lookupEntriesFollowUpdatesAndDeletes() throws {
         let keychain = try temporary.open()
         for name in ["a", "b", "c"] {

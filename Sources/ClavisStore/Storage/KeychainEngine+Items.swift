@@ -460,7 +460,10 @@ extension KeychainEngine {
                     drives: !attributeIndexApplies && query.persistentReference == nil))
             values += groups.map { .blob(digests.digest(of: .accessGroup, .string($0))) }
         }
-        var indexChosen = false
+        // A persistent reference names one row: it drives, and every attribute is checked per candidate (an
+        // attribute many items share, a Secret Service collection's service, would otherwise be where the search
+        // starts).
+        var indexChosen = query.persistentReference != nil
         // An account names one item or few; a Secret Service attribute pair is next (every item of a collection
         // shares its service), then the other indexed attributes.
         func addLookup(_ key: AttributeKey) {
