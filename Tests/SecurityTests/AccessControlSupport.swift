@@ -83,11 +83,37 @@ enum ACL {
     // MARK: The askpass program
 
     /// The askpass program: logs its arguments, answers with the answer file's first line (consuming it while more
-    /// follow: `answer(lines:)`), exits 1 for CANCEL; an answer starting with "SLOW " is given after a second, like a
-    /// person typing.
+    /// follow: `answer(lines:)`), exits 1 for CANCEL; an answer starting with "GATED " is given only once the test
+    /// opens the gate (`gateAskpass`), like a person still typing until then.
     static var askpassPath: String { TestKeychain.home + "/askpass" }
     static var answerPath: String { TestKeychain.home + "/askpass-answer" }
     static var callsPath: String { TestKeychain.home + "/askpass-calls" }
+    static var gatePath: String { TestKeychain.home + "/askpass-gate" }
+
+    /// The gate a "GATED " answer waits at: the askpass program answers once the gate file exists.
+    struct AskpassGate {
+        /// Lets the waiting askpass program answer.
+        func open() {
+            FileManager.default.createFile(atPath: ACL.gatePath, contents: Data())
+        }
+    }
+
+    /// Closes the gate for the next "GATED " answer.
+    static func gateAskpass() -> AskpassGate {
+        unlink(gatePath)
+        return AskpassGate()
+    }
+
+    /// Returns true once the askpass program has been called `count` times since the last answer was set; false
+    /// when it has not been after 30 seconds (the test then fails rather than hangs).
+    static func waitForAskpassCalls(_ count: Int) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while askpassCalls.count < count {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1000)
+        }
+        return true
+    }
 
     private static func writeAskpass() {
         let script = """
@@ -98,7 +124,9 @@ enum ACL {
                 tail -n +2 '\(answerPath)' > '\(answerPath).next' && mv '\(answerPath).next' '\(answerPath)'
             fi
             [ "$answer" = CANCEL ] && exit 1
-            case "$answer" in "SLOW "*) sleep 1; answer=${answer#SLOW } ;; esac
+            case "$answer" in "GATED "*)
+                while [ ! -e '\(gatePath)' ]; do sleep 0.01; done; answer=${answer#GATED } ;;
+            esac
             printf '%s\\n' "$answer"
 
             """

@@ -123,7 +123,8 @@ import Testing
 
         @Test func invalidatingAContextDuringAnEvaluationEndsItWithAppCancel() {
             ACL.script(outcomes: ["fallback"])
-            ACL.answer("SLOW " + ACL.passcode)
+            let gate = ACL.gateAskpass()
+            ACL.answer("GATED " + ACL.passcode)
             defer { ACL.answer(ACL.passcode) }
             ACL.run {
                 let context = LAContext()
@@ -133,8 +134,10 @@ import Testing
                     failure = error
                     done.signal()
                 }
-                usleep(300_000)  // the askpass program is still "typing"
+                // The askpass program has been asked and waits at its gate: the user is still "typing".
+                #expect(ACL.waitForAskpassCalls(1))
                 context.invalidate()
+                gate.open()
                 done.wait()
                 #expect((failure as? LAError)?.code == .appCancel)
                 var error: NSError?
@@ -192,13 +195,29 @@ import Testing
 
         @Test func reuseWindowLetsAnEvaluationStandWithoutAskingAgain() async throws {
             ACL.script(outcomes: ["match", "match"])
+            // The contexts made here time their window on a clock the test moves.
+            let clock = KeychainClock.adjustable()
             try await ACL.run { () async throws in
+                var configuration = ClavisConfiguration.current
+                configuration.clock = clock
+                try await ClavisConfiguration.withConfiguration(configuration) { () async throws in
+                    try await evaluateWithinAndPastTheWindow(clock)
+                }
+            }
+        }
+
+        /// One evaluation stands for the next while the 1-second window lasts, and not once it has passed.
+        private func evaluateWithinAndPastTheWindow(_ clock: KeychainClock) async throws {
+            do {
                 let context = LAContext()
                 context.touchIDAuthenticationAllowableReuseDuration = 1
                 _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                 _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                 #expect(ACL.remainingOutcomes.count == 1)
-                try await Task.sleep(for: .milliseconds(1200))
+                clock.advance(by: .milliseconds(999))
+                _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
+                #expect(ACL.remainingOutcomes.count == 1, "still within the second")
+                clock.advance(by: .milliseconds(2))
                 _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "r")
                 #expect(ACL.remainingOutcomes.isEmpty)
                 context.touchIDAuthenticationAllowableReuseDuration = 10_000
