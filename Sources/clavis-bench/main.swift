@@ -129,6 +129,7 @@ if options.mode == "tpm" { printOnly(printTPMRows) }
             let bench = try BenchKeychain(
                 size: options.count("--items", default: 100_000), accessGroup: APIWorkloads.accessGroup, keptIn: nil)
             defer { bench.remove() }
+            for row in try ParallelReads.rows(bench, reads: 20_000) { print(row) }
             let calls = options.count("--calls", default: 10_000)
             let workloads = try options.text("--workload").map { name in
                 guard let workload = DaemonLoad.Workload(rawValue: name) else {
@@ -178,6 +179,7 @@ do {
             print(measurement.row)
             if measurement.name == "read (pk)" { engineRead[size] = measurement.percentile(0.5) }
         }
+        for row in try ParallelReads.rows(bench, reads: operations * 10) { print(row) }
         print(try DurabilityFloor.measure(in: bench.home.path, storeSize: size, count: operations).row)
         for measurement in try StorageFloor.measure(bench, count: operations) { print(measurement.row) }
         #if os(Linux)
