@@ -93,6 +93,7 @@ public final class Keychain: Sendable {
             // A keychain opened read-only (a full disk) reads on its one connection.
             self.readers =
                 readers > 0 && opened.writeRefusal == nil ? try ReaderPool(beside: opened, count: readers) : nil
+            if self.readers != nil { try opened.connection.executeScript(KeychainDatabaseSettings.serving) }
             engine = Mutex(opened)
         } catch {
             throw KeychainError(converting: error)

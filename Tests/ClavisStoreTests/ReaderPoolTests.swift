@@ -72,6 +72,15 @@ import Testing
         #expect(readConcurrently(keychain, count: 6).allSatisfy { $0 == "s3cret" })
     }
 
+    @Test func aServingKeychainCheckpointsItsLogLessOften() throws {
+        let temporary = TemporaryHome()
+        func checkpointPages(_ keychain: Keychain) throws -> Int64? {
+            try keychain.engine.withLock { try $0.connection.scalar("PRAGMA wal_autocheckpoint")?.integer }
+        }
+        #expect(try checkpointPages(try Keychain(home: temporary.home)) == 100)
+        #expect(try checkpointPages(try Keychain(home: temporary.home, readers: 2)) == 1000)
+    }
+
     /// `count` reads of the `unlocked-only` item on as many threads at once: each its secret, or why not.
     private func readConcurrently(_ keychain: Keychain, count: Int) -> [String] {
         let results = Mutex([String]())

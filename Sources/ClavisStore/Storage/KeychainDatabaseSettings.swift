@@ -10,6 +10,13 @@ public enum KeychainDatabaseSettings {
     /// The size, in bytes, SQLite truncates the log back to whenever it starts it over.
     static let logSizeLimit = 1_048_576
 
+    /// How the writing connection of a keychain that serves many clients (a daemon's: `Keychain` with readers)
+    /// writes instead: a log checkpointed every 1,000 pages and truncated back to 4 MiB, so that a commit pays for a
+    /// checkpoint a tenth as often, and each checkpoint copies a page many commits rewrote once. Measured through
+    /// clavisd at 100,000 items: 6 to 16% more adds a second, from one client and from 8. The log is still folded
+    /// back when the daemon closes the keychain; a daemon killed leaves at most that much for the next one to replay.
+    static let serving = "PRAGMA wal_autocheckpoint = 1000; PRAGMA journal_size_limit = 4194304;"
+
     /// How it reads: the file mapped into memory (pages read without a system call or a copy), up to 1 GiB (about
     /// three million items: a million take 339 MB, and with a 256 MiB map the pages past it were each read with a
     /// system call and copied), and a page cache that holds the index pages of a large keychain. Without
