@@ -335,14 +335,20 @@ static long clavis_receive_awake(int fd, void *buffer, size_t length, unsigned i
 long clavis_socket_receive_credited(int fd, void *buffer, size_t length, unsigned int poll_microseconds,
                                     struct clavis_sender *sender) {
     if (poll_microseconds > 0) {
+        int limit = clavis_awake_receiver_limit();
         int awake = atomic_fetch_add_explicit(&clavis_awake_receivers, 1, memory_order_relaxed);
         long got = -1;
-        errno = EAGAIN;
-        if (awake < clavis_awake_receiver_limit()) {
+        int failure = EAGAIN;
+        if (awake < limit) {
             got = clavis_receive_awake(fd, buffer, length, poll_microseconds, sender);
+            if (got < 0) failure = errno;
         }
         atomic_fetch_sub_explicit(&clavis_awake_receivers, 1, memory_order_relaxed);
-        if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return got;
+        if (got >= 0) return got;
+        if (failure != EAGAIN && failure != EWOULDBLOCK) {
+            errno = failure;
+            return -1;
+        }
     }
     return clavis_receive_once(fd, buffer, length, 0, sender);
 }

@@ -80,10 +80,17 @@ public final class AccessLog: Sendable {
     /// writes many entries in one go while the others go on, rather than each waiting its turn at the file.
     public func record(_ announcement: Announcement) {
         _ = announcement
-        // Entries are taken out of the announced ones under the file's lock: a question to the log, which holds that
-        // lock while it writes the announced entries and reads, finds each entry either announced or written.
-        while file.withLockIfAvailable({ file in writeAnnounced(to: &file) }) != nil {
-            guard unwritten.withLock({ !$0.entries.isEmpty }) else { return }
+        writeAnnouncedUnlessBusy()
+    }
+
+    /// Writes every announced entry unless another thread holds the file, and looks again after each write: whoever
+    /// lets the file go calls this, so an entry announced while the file was held is written by the holder.
+    ///
+    /// Entries are taken out of the announced ones under the file's lock: a question to the log, which holds that lock
+    /// while it writes the announced entries and reads, finds each entry either announced or written.
+    private func writeAnnouncedUnlessBusy() {
+        while unwritten.withLock({ !$0.entries.isEmpty }) {
+            guard file.withLockIfAvailable({ file in writeAnnounced(to: &file) }) != nil else { return }
         }
     }
 
@@ -93,13 +100,19 @@ public final class AccessLog: Sendable {
     /// entry if the process ends between its answer and its `record`, as with a kill.
     public func flush(waitingForTheJournalAtMost wait: DispatchTimeInterval? = nil) {
         file.withLock { file in writeAnnounced(to: &file) }
+        writeAnnouncedUnlessBusy()
         journal?.flush(waitingAtMost: wait ?? JournalCopy.flushWait)
     }
 
     /// Appends `entry` (and hands it to the journal). A failed write is reported once on standard error; it never
     /// fails the request it records.
     public func record(_ entry: AccessLogEntry) {
-        file.withLock { file in append([entry], to: &file) }
+        // After the entries announced before it, so that the file keeps the order the answers went out in.
+        file.withLock { file in
+            writeAnnounced(to: &file)
+            append([entry], to: &file)
+        }
+        writeAnnouncedUnlessBusy()
     }
 
     /// Appends `entries` to the open file, each line whole in one file (rotating it first when the next line would
@@ -161,6 +174,7 @@ public final class AccessLog: Sendable {
             writeAnnounced(to: &file)
             return Self.contents(of: path + ".1") + Self.contents(of: path)
         }
+        writeAnnouncedUnlessBusy()
         var matched: [UInt8] = []
         for line in contents.split(separator: UInt8(ascii: "\n")) {
             guard let entry = AccessLogEntry(jsonLine: line), viewer == 0 || entry.uid == viewer,

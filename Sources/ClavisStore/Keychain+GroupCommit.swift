@@ -4,11 +4,12 @@ import ClavisSQLite
 extension Keychain {
     /// Runs the item write `body` in the next commit, with the writes that arrive beside it (`GroupCommit`), and
     /// returns once that commit is on disk: its answer, or its own error (another write's failure is not its own).
-    func write<Result: Sendable>(_ body: @escaping (KeychainEngine) throws -> ServiceAnswer<Result>)
-        throws(KeychainError) -> ServiceAnswer<Result>
-    {
+    /// `alone`: the write derives a key from an application password, and commits by itself.
+    func write<Result: Sendable>(
+        alone: Bool = false, _ body: @escaping (KeychainEngine) throws -> ServiceAnswer<Result>
+    ) throws(KeychainError) -> ServiceAnswer<Result> {
         var answer: ServiceAnswer<Result>?
-        let write = GroupCommit.Write { engine in
+        let write = GroupCommit.Write(alone: alone) { engine in
             let result = try body(engine)
             answer = result
             if case .done = result { return true }
@@ -32,7 +33,7 @@ extension Keychain {
             do {
                 try engine.reopenForWritingIfRefused()
             } catch {
-                for write in batch { write.failure = error }
+                for write in batch { write.failure = failure(error, engine) }
                 return
             }
             engine.readPin?.beforeWrite()
@@ -76,15 +77,15 @@ extension Keychain {
                 pending[0].failure = failure(error, engine)
                 return []
             }
-            if ending != nil {
-                // Everything before the write that ended the transaction was undone with it: run it again.
-                return pending.filter { write in !failedAlone.contains { $0 === write } }
+            // Every write of the transaction is undone, and one that failed alone may have failed because of another
+            // (a duplicate of an item an earlier write added): each runs again but the one that ended it.
+            if let ending {
+                // Everything else runs again together in a new transaction.
+                return pending.filter { $0 !== ending }
             }
             // BEGIN or COMMIT failed (a full disk at the flush, an I/O error): nothing of this transaction is on disk,
             // and which write was too much cannot be told. Each commits alone, so each has its own outcome.
-            for write in pending where !failedAlone.contains(where: { $0 === write }) {
-                _ = commitOnce([write], engine)
-            }
+            for write in pending { _ = commitOnce([write], engine) }
             return []
         }
         let wrote = ran.filter(\.wrote)

@@ -114,6 +114,8 @@ public final class Keychain: Sendable {
         engine.withLock { engine in
             engine.lock()
             readers?.publish(from: engine)
+            // A read that had a reader before the lock decrypts with the keys it had: it ends before this returns.
+            readers?.waitForReadsInProgress()
         }
     }
 
@@ -198,7 +200,8 @@ public final class Keychain: Sendable {
 
     /// Stores several items in one transaction: all of them, or none when one fails or needs something first.
     public func add(contentsOf items: [NewItem]) throws(KeychainError) -> ServiceAnswer<[Item]> {
-        try answering(writing: true) { try $0.add(items) }
+        let derives = items.contains { $0.authentication?.applicationPassword != nil }
+        return try write(alone: derives) { try $0.add(items) }
     }
 
     /// The items matching `query`, in insertion order, at most `query.limit`; or what reading them needs first.
@@ -227,7 +230,7 @@ public final class Keychain: Sendable {
     public func updateNamingItems(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError)
         -> ServiceAnswer<[PersistentReference]>
     {
-        try answering(writing: true) { try $0.update(query, with: changes) }
+        try write(alone: query.authentication?.applicationPassword != nil) { try $0.update(query, with: changes) }
     }
 
     /// Deletes every item matching `query` (one transaction) and answers how many were deleted; or what one of them
@@ -238,7 +241,7 @@ public final class Keychain: Sendable {
 
     /// `delete`, answering the persistent references of the items deleted.
     public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
-        try answering(writing: true) { try $0.delete(query) }
+        try write(alone: query.authentication?.applicationPassword != nil) { try $0.delete(query) }
     }
 
     /// Deletes every item of `groups` without reading any (whatever their protection class, lock state or access
@@ -260,13 +263,11 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// `perform` for an item call; a `writing` one is committed with the writes that arrive beside it
-    /// (`write(_:)`).
-    private func answering<Result: Sendable>(
-        writing: Bool = false, _ body: @escaping (KeychainEngine) throws -> ServiceAnswer<Result>
-    ) throws(KeychainError) -> ServiceAnswer<Result> {
-        if writing { return try write(body) }
-        return try perform(readsItems: true, body)
+    /// `perform` for an item read.
+    private func answering<Result: Sendable>(_ body: (KeychainEngine) throws -> ServiceAnswer<Result>)
+        throws(KeychainError) -> ServiceAnswer<Result>
+    {
+        try perform(readsItems: true, body)
     }
 
     /// Runs an item read on one of `readers`.

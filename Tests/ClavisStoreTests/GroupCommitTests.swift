@@ -97,6 +97,35 @@ import Testing
         #expect(try reopened.find(query(account: "too-large")).resultOrThrow().isEmpty)
     }
 
+    @Test func aWriteThatDerivesAnApplicationPasswordKeyCommitsByItself() throws {
+        let temporary = TemporaryHome()
+        let keychain = try temporary.open()
+        // Its key derivation (about 100 ms at the calibrated cost) would hold every write sharing its commit.
+        try keychain.setPasscode("1234".secret, current: nil, kdf: .cheapForTesting())
+        let policy = AccessControl(protection: .whenUnlockedThisDeviceOnly, flags: .applicationPassword)
+        var sealed = password(
+            account: "sealed",
+            [
+                .accessible: .string(ProtectionClass.whenUnlockedThisDeviceOnly.rawValue),
+                .accessControl: .data(policy.encoded),
+            ])
+        sealed.authentication = AuthenticationProof(applicationPassword: "open sesame".secret)
+        let before = keychain.writeStatistics
+        let outcomes = try queueBehindAHeldWrite(
+            keychain, first: password(account: "first"),
+            others: [password(account: "plain-0"), sealed, password(account: "plain-1")])
+        for outcome in outcomes {
+            guard case .success(.done) = outcome else {
+                Issue.record("a queued write failed: \(outcome)")
+                continue
+            }
+        }
+        let after = keychain.writeStatistics
+        #expect(after.writes - before.writes == 4)
+        // The first; then the plain writes queued before the sealed one, or the sealed one alone, and the rest.
+        #expect(after.flushes - before.flushes >= 3, "the sealed write shared a commit")
+    }
+
     @Test func aLoneWriteCommitsAloneAtOnce() throws {
         let temporary = TemporaryHome()
         let keychain = try temporary.open()

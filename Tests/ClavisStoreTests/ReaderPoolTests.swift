@@ -72,6 +72,48 @@ import Testing
         #expect(readConcurrently(keychain, count: 6).allSatisfy { $0 == "s3cret" })
     }
 
+    @Test func aLockReturnsOnlyOnceTheReadsInProgressHaveEnded() throws {
+        let temporary = TemporaryHome()
+        let keychain = try Keychain(home: temporary.home, readers: 2)
+        _ = try keychain.add(password(account: "existing")).resultOrThrow()
+        let readers = try #require(keychain.readers)
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let readEnded = Atomic<Bool>(false)
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? readers.read { engine in
+                entered.signal()
+                gate.wait()
+                defer { readEnded.store(true, ordering: .sequentiallyConsistent) }
+                return try engine.find(query(account: "existing"))
+            }
+            finished.signal()
+        }.start()
+        entered.wait()
+        let endedWhenLockReturned = Atomic<Bool>(false)
+        let lockReturned = Atomic<Bool>(false)
+        Thread {
+            keychain.lock()
+            endedWhenLockReturned.store(
+                readEnded.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            lockReturned.store(true, ordering: .sequentiallyConsistent)
+            finished.signal()
+        }.start()
+        // The lock holds the engine's lock while it waits for the read: once that is taken (or the lock returned
+        // without waiting), let the read end.
+        while keychain.engine.withLockIfAvailable({ _ in true }) != nil,
+            !lockReturned.load(ordering: .sequentiallyConsistent)
+        {
+            usleep(100)
+        }
+        gate.signal()
+        finished.wait()
+        finished.wait()
+        let ended = endedWhenLockReturned.load(ordering: .sequentiallyConsistent)
+        #expect(ended, "the lock returned while a read that had the open keys went on")
+    }
+
     @Test func aServingKeychainCheckpointsItsLogLessOften() throws {
         let temporary = TemporaryHome()
         func checkpointPages(_ keychain: Keychain) throws -> Int64? {

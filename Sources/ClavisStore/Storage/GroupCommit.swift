@@ -4,7 +4,8 @@ import Synchronization
 /// Item writes that arrive while another is being committed wait to share the next commit, and so its one disk flush
 /// (group commit).
 ///
-/// One thread at a time leads: it takes every write queued so far (at most `batchLimit`), has them committed together
+/// One thread at a time leads: it takes every write queued so far (at most `batchLimit`, and a write that must commit
+/// alone by itself), has them committed together
 /// (`Keychain.commitTogether`), wakes their threads, and hands the lead to the first write queued meanwhile. A write
 /// that finds no leader leads at once, alone, and waits for nothing: a lone writer is served as before.
 final class GroupCommit: Sendable {
@@ -13,6 +14,9 @@ final class GroupCommit: Sendable {
         /// Runs the write on the engine (inside the leader's transaction when it has company); true when it changed
         /// the keychain (its answer is `.done`), false when it answered a need and wrote nothing.
         let run: (KeychainEngine) throws -> Bool
+        /// Whether the write commits alone, never in a shared transaction: one that derives a key from an application
+        /// password (about 100 ms) would hold every other write's flush, and other processes' writes, that long.
+        let isAlone: Bool
         /// Why the write failed, or `nil` once it is committed (or answered a need).
         var failure: (any Error)?
         /// Whether `run` changed the keychain in the transaction that committed.
@@ -21,7 +25,10 @@ final class GroupCommit: Sendable {
         fileprivate(set) var isFinished = false
         fileprivate let woken = DispatchSemaphore(value: 0)
 
-        init(_ run: @escaping (KeychainEngine) throws -> Bool) { self.run = run }
+        init(alone: Bool = false, _ run: @escaping (KeychainEngine) throws -> Bool) {
+            self.isAlone = alone
+            self.run = run
+        }
     }
 
     /// The most writes one commit takes.
@@ -52,7 +59,9 @@ final class GroupCommit: Sendable {
         }
         // This thread leads: its own write is the first queued.
         let batch = queue.withLock { queue in
-            let batch = Array(queue.waiting.prefix(Self.batchLimit))
+            // The writes queued so far, up to the first that commits alone (which, first, commits by itself).
+            let shared = queue.waiting.prefix(Self.batchLimit).prefix { !$0.isAlone }
+            let batch = shared.isEmpty ? [queue.waiting[0]] : Array(shared)
             queue.waiting.removeFirst(batch.count)
             return Lent(batch)
         }.writes

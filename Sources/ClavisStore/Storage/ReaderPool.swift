@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// Bounds: `count` engines, made when the keychain opens, each with a page cache of `cacheKiB`; a read waits for a
 /// free one (at most `count` run at once). The class keys follow the keychain's own engine: `publish` hands each
-/// change to every idle reader at once, so that a lock drops the keys from all of them before it returns, and a reader
-/// busy at that moment takes them before its next read.
+/// change to every idle reader at once, and a reader busy at that moment takes them as it comes back; a lock waits
+/// for those (`waitForReadsInProgress`), so that no reader holds a closed class's key once it returns.
 final class ReaderPool: Sendable {
     /// How many readers a daemon's keychain keeps: one per processor, at least two and at most four.
     static var defaultCount: Int { min(4, max(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))) }
@@ -33,6 +33,7 @@ final class ReaderPool: Sendable {
 
     private let state: Mutex<State>
     private let free: DispatchSemaphore
+    private let count: Int
 
     /// `count` readers beside `primary`, with its class keys.
     init(beside primary: KeychainEngine, count: Int) throws {
@@ -45,6 +46,14 @@ final class ReaderPool: Sendable {
                 idle: readers, classKeys: primary.classKeys, lockState: primary.lockState,
                 generation: primary.classKeysGeneration))
         free = DispatchSemaphore(value: count)
+        self.count = count
+    }
+
+    /// Returns once every read that had a reader when it was called has ended (reads that start meanwhile wait):
+    /// after a lock, no reader decrypts with the keys it closed.
+    func waitForReadsInProgress() {
+        for _ in 0..<count { free.wait() }
+        for _ in 0..<count { free.signal() }
     }
 
     /// Runs `body` on a free reader, waiting for one when all are in use.
