@@ -33,7 +33,7 @@ extension Keychain {
             do {
                 try engine.reopenForWritingIfRefused()
             } catch {
-                for write in batch { write.failure = failure(error, engine) }
+                for write in batch { write.failure = engine.refusal(for: error) }
                 return
             }
             engine.readPin?.beforeWrite()
@@ -62,7 +62,7 @@ extension Keychain {
                             write.wrote = try connection.savepoint { try write.run(engine) }
                             ran.append(write)
                         } catch {
-                            write.failure = failure(error, engine)
+                            write.failure = engine.refusal(for: error)
                             failedAlone.append(write)
                             if !connection.isInTransaction {
                                 ending = write
@@ -74,7 +74,7 @@ extension Keychain {
             }
         } catch {
             if pending.count == 1 {
-                pending[0].failure = failure(error, engine)
+                pending[0].failure = engine.refusal(for: error)
                 return []
             }
             // Every write of the transaction is undone, and one that failed alone may have failed because of another
@@ -97,15 +97,10 @@ extension Keychain {
             do {
                 try engine.rollbackCounter?.recordWrite(connection)
             } catch {
-                for write in wrote { write.failure = failure(error, engine) }
+                for write in wrote { write.failure = engine.refusal(for: error) }
             }
         }
         return []
     }
 
-    /// The error a write answers for `error`: a full or read-only file system names the keychain's folder.
-    private func failure(_ error: any Error, _ engine: KeychainEngine) -> any Error {
-        guard let database = error as? DatabaseError, database.isDiskFull || database.isReadOnly else { return error }
-        return engine.writeRefusal ?? KeychainEngine.writeRefusal(database, home: home)
-    }
 }

@@ -206,8 +206,7 @@ public final class Keychain: Sendable {
 
     /// The items matching `query`, in insertion order, at most `query.limit`; or what reading them needs first.
     public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
-        guard let readers else { return try answering { try $0.find(query) } }
-        return try reading(readers) { try $0.find(query) }
+        try readingItems { try $0.find(query) }
     }
 
     /// The persistent references of the items matching `query` that the lock state keeps closed, found by their
@@ -216,8 +215,7 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `param` for a query naming an attribute that only the sealed attributes hold.
     public func lockedReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
-        guard let readers else { return try perform(readsItems: true) { try $0.lockedReferences(query) } }
-        return try reading(readers) { try $0.lockedReferences(query) }
+        try readingItems { try $0.lockedReferences(query) }
     }
 
     /// Applies `changes` to every item matching `query` (one transaction) and answers how many changed; or what
@@ -263,17 +261,11 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// `perform` for an item read.
-    private func answering<Result: Sendable>(_ body: (KeychainEngine) throws -> ServiceAnswer<Result>)
-        throws(KeychainError) -> ServiceAnswer<Result>
+    /// Runs an item read on one of the `readers`, or, without them, on the engine under its lock (`perform`).
+    private func readingItems<Result: Sendable>(_ body: (KeychainEngine) throws -> Result) throws(KeychainError)
+        -> Result
     {
-        try perform(readsItems: true, body)
-    }
-
-    /// Runs an item read on one of `readers`.
-    private func reading<Result>(_ readers: ReaderPool, _ body: (KeychainEngine) throws -> Result)
-        throws(KeychainError) -> Result
-    {
+        guard let readers else { return try perform(readsItems: true, body) }
         do {
             return try readers.read(body)
         } catch {
@@ -282,15 +274,14 @@ public final class Keychain: Sendable {
     }
 
     /// Runs `body` on the engine under its lock. A call that is `writing` first reopens a keychain that was opened
-    /// read-only (it may be writable now) and gives the read pin back (`ReadPin`); after it, a write is counted for a
-    /// TPM's rollback counter when its result says it may have written (`countingWrite`). Any other call is a read:
+    /// read-only (it may be writable now) and gives the read pin back (`ReadPin`); after it, the write is counted for a
+    /// TPM's rollback counter (item writes go through `write` instead: `GroupCommit`). Any other call is a read:
     /// one that `readsItems` counts towards the read pin and runs with it held; any other (a setting such as the
     /// passcode's lockout or KDF, a query plan) neither counts towards a pin nor takes one, so that a command reading
     /// one item beside its status opens no second connection. Either gives a held pin back when it saw another
     /// connection's change.
     private func perform<Result: Sendable>(
-        writing: Bool = false, readsItems: Bool = false, countingWrite: (Result) -> Bool = { _ in true },
-        _ body: (KeychainEngine) throws -> Result
+        writing: Bool = false, readsItems: Bool = false, _ body: (KeychainEngine) throws -> Result
     ) throws(KeychainError) -> Result {
         do {
             return try engine.withLock { engine in
@@ -308,13 +299,12 @@ public final class Keychain: Sendable {
                     try engine.reopenForWritingIfRefused()
                     engine.readPin?.beforeWrite()
                     let result = try body(engine)
-                    if engine.writeRefusal == nil, countingWrite(result) {
+                    if engine.writeRefusal == nil {
                         try engine.rollbackCounter?.recordWrite(engine.connection)
                     }
                     return result
-                } catch let error as DatabaseError where error.isDiskFull || error.isReadOnly {
-                    // Name the folder and say why: a write on a full (or read-only) file system.
-                    throw engine.writeRefusal ?? KeychainEngine.writeRefusal(error, home: home)
+                } catch {
+                    throw engine.refusal(for: error)
                 }
             }
         } catch {

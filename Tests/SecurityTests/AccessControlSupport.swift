@@ -94,7 +94,7 @@ enum ACL {
     struct AskpassGate {
         /// Lets the waiting askpass program answer.
         func open() {
-            FileManager.default.createFile(atPath: ACL.gatePath, contents: Data())
+            _ = FileManager.default.createFile(atPath: ACL.gatePath, contents: Data())
         }
     }
 

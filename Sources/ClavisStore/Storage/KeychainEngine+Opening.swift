@@ -70,6 +70,13 @@ extension KeychainEngine {
         try? connection.executeScript("PRAGMA temp_store = MEMORY; VACUUM; PRAGMA temp_store = DEFAULT;")
     }
 
+    /// The error a write answers for `error`: on a full or read-only file system, the refusal that names the keychain's
+    /// folder and says why (the one the keychain was opened with, if it was opened read-only); any other as it is.
+    func refusal(for error: any Error) -> any Error {
+        guard let database = error as? DatabaseError, database.isDiskFull || database.isReadOnly else { return error }
+        return writeRefusal ?? Self.writeRefusal(database, home: home)
+    }
+
     /// The error a write answers when the keychain's file system is full or read-only.
     static func writeRefusal(_ error: DatabaseError, home: KeychainHome, readOnlyFileSystem: Bool = false)
         -> KeychainError

@@ -39,7 +39,7 @@ final class KeychainEngine {
     private(set) var writeRefusal: KeychainError?
     /// The open keychain folder, through which the database is opened again for writing once it can be.
     private let folder: KeychainFolder
-    private let home: KeychainHome
+    let home: KeychainHome
     /// Whether reads go through a memory map of the database (see `configureReads`).
     private let mapsDatabase: Bool
     /// The TPM's anti-rollback counter, for a keychain bound to a TPM.
@@ -109,16 +109,12 @@ final class KeychainEngine {
     /// - Throws: `io` when the file cannot be opened again, or is no longer the file `primary` opened.
     init(readingBeside primary: KeychainEngine, cacheKiB: Int) throws {
         let path = try primary.folder.resolvedPath() + "/" + KeychainHome.databaseName
-        let connection = try Connection(path: path, mode: .readWrite, refusingSymbolicLinks: true)
-        guard let opened = connection.databaseFileIdentity, let held = primary.connection.databaseFileIdentity,
-            opened.device == held.device, opened.inode == held.inode
-        else {
-            throw KeychainError(.io, "\(path) is no longer the keychain.db this keychain opened")
+        guard let held = primary.connection.databaseFileIdentity else {
+            throw KeychainError(.io, "\(path) cannot be named as the keychain.db this keychain opened")
         }
-        try connection.executeScript(
-            KeychainDatabaseSettings.reads(mapsDatabase: primary.mapsDatabase, cacheKiB: cacheKiB)
-                + " PRAGMA query_only = ON;")
-        self.connection = connection
+        connection = try Connection.queryOnly(
+            path: path, sameFileAs: held, busyTimeoutMilliseconds: 10_000,
+            settings: KeychainDatabaseSettings.reads(mapsDatabase: primary.mapsDatabase, cacheKiB: cacheKiB))
         folder = primary.folder
         home = primary.home
         mapsDatabase = primary.mapsDatabase

@@ -162,11 +162,8 @@ final class ReadPin {
     /// the read it comes before.
     private func open() -> Connection? {
         guard
-            let connection = try? Connection(
-                path: path, mode: .readWrite, busyTimeoutMilliseconds: 0, refusingSymbolicLinks: true),
-            let opened = connection.databaseFileIdentity,
-            opened.device == databaseFile.device, opened.inode == databaseFile.inode,
-            (try? connection.executeScript("PRAGMA query_only = ON;")) != nil
+            let connection = try? Connection.queryOnly(
+                path: path, sameFileAs: databaseFile, busyTimeoutMilliseconds: 0)
         else {
             isDisabled = true
             return nil
