@@ -12,7 +12,7 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     /// stored itself).
     case identity = "idnt"
 
-    /// True for the classes the store can hold today.
+    /// True for the classes stored as rows of their own; an identity is a certificate and a key paired when found.
     public var isStorable: Bool {
         switch self {
         case .genericPassword, .internetPassword, .key, .certificate: true

@@ -6,9 +6,10 @@ nonisolated(unsafe) public let kSecClass: CFString = "class"
 nonisolated(unsafe) public let kSecClassGenericPassword: CFString = "genp"
 /// Internet password items: a password for a server, protocol, port and path.
 nonisolated(unsafe) public let kSecClassInternetPassword: CFString = "inet"
-/// Certificate items (not stored yet: adding one is `errSecUnimplemented`; searches find none).
+/// Certificate items: an X.509 certificate, its DER encoding as the value, with Apple's derived attributes.
 nonisolated(unsafe) public let kSecClassCertificate: CFString = "cert"
-/// Cryptographic key items (not stored yet: adding one is `errSecUnimplemented`; searches find none).
+/// Cryptographic key items: a `SecKey`, stored by its external representation, found as a `SecKey`.
 nonisolated(unsafe) public let kSecClassKey: CFString = "keys"
-/// Identity items: a certificate with its private key (not stored yet: adding one is `errSecUnimplemented`).
+/// Identity items: a certificate paired with its private key, both stored items of their own (an identity is found,
+/// never stored itself).
 nonisolated(unsafe) public let kSecClassIdentity: CFString = "idnt"

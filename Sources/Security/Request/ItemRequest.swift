@@ -40,7 +40,7 @@ struct ItemRequest {
     ///
     /// - Throws: `param` for a missing class, a value of the wrong type or a key not valid here;
     ///   `noSuchClass` for an unknown class; `noSuchAttr` for an attribute the class lacks;
-    ///   `unimplemented` for adding a class not stored yet; `dataTooLarge` for oversized values.
+    ///   `param` also for adding an identity other than as a `SecIdentity`; `dataTooLarge` for oversized values.
     init(
         _ dictionary: NSDictionary, for operation: Operation,
         defaultRules: Compatibility = .configuredDefault(.current)
@@ -99,8 +99,8 @@ struct ItemRequest {
         // A locked iOS device answers errSecInteractionNotAllowed; only the macOS file keychain asks to unlock.
         authentication.asksToUnlock = rules == .macOS
         guard itemClass.isStorable else {
-            // Keys, certificates and identities are not stored yet: a search, update or delete reads the keys every
-            // class shares and finds nothing, so the rest (their own attributes and match keys) is not read.
+            // Identities are never stored (a search pairs certificates with keys): an update or delete reads the keys
+            // every class shares and finds nothing, so the rest (their own attributes and match keys) is not read.
             return
         }
         try Self.skipIgnoredKeys(&query)
