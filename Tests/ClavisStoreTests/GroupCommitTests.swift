@@ -16,19 +16,23 @@ import Testing
     ) throws -> [Result<ServiceAnswer<Item>, KeychainError>] {
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        let held = Thread {
+        let heldFinished = DispatchSemaphore(value: 0)
+        // The threads hold the keychain unowned: one that outlived the test would keep its file open (a test's
+        // small file system then cannot be unmounted), and each is waited for before this returns.
+        let held = Thread { [unowned keychain] in
             _ = try? keychain.write { engine in
                 entered.signal()
                 gate.wait()
                 return try engine.add([first])
             }
+            heldFinished.signal()
         }
         held.start()
         entered.wait()
         let outcomes = Mutex([Int: Result<ServiceAnswer<Item>, KeychainError>]())
         let finished = DispatchSemaphore(value: 0)
         for (index, item) in others.enumerated() {
-            Thread {
+            Thread { [unowned keychain] in
                 let outcome = Result { () throws(KeychainError) in try keychain.add(item) }
                 outcomes.withLock { $0[index] = outcome }
                 finished.signal()
@@ -38,6 +42,7 @@ import Testing
         while keychain.groupCommit.waitingCount < others.count { usleep(1000) }
         gate.signal()
         for _ in others { finished.wait() }
+        heldFinished.wait()
         return outcomes.withLock { outcomes in others.indices.map { outcomes[$0]! } }
     }
 

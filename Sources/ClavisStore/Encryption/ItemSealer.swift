@@ -10,7 +10,7 @@ struct SealedItem {
 }
 
 /// How a row's blobs are sealed (the `items.sealing` column).
-enum SealingFormat: Int64 {
+enum SealingFormat: Int64, CaseIterable {
     /// Each box is nonce ‖ ciphertext ‖ tag under a random nonce (rows written before schema version 2).
     case randomNonce = 0
     /// Each box is ciphertext ‖ tag under a fixed nonce per part. The item key is fresh for every sealing (an add, an
@@ -35,6 +35,19 @@ enum SealingFormat: Int64 {
     /// The format a sealing writes now: `primaryKeyBound`, or `derivedKey` for an item with an access control.
     static func newest(accessControlled: Bool) -> SealingFormat {
         accessControlled ? .derivedKey : .primaryKeyBound
+    }
+
+    /// The error for a row whose `sealing` column names no format this build knows: `invalidKeychain`, naming both
+    /// versions, for one a newer build wrote (never opened as if it were an older one); `decode` for any other.
+    static func refusal(of number: Int64, itemClass: ItemClass) -> KeychainError {
+        let newestKnown = allCases.map(\.rawValue).max() ?? 0
+        guard number > newestKnown else {
+            return KeychainError(.decode, "an item row of class \(itemClass.rawValue) names no sealing format")
+        }
+        return KeychainError(
+            .invalidKeychain,
+            "an item row of class \(itemClass.rawValue) is sealed in format \(number), newer than this build's "
+                + "\(newestKnown): open the keychain with the newer Clavis that wrote it")
     }
 }
 

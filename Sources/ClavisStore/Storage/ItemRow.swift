@@ -17,9 +17,12 @@ struct ItemRow {
         guard let id = row[0].integer, let reference = row.blob(1),
             let protection = row.text(2).flatMap(ProtectionClass.init(rawValue:)), let sync = row[3].integer,
             let wrappedKey = row.blob(4), row.readsAsBlob(Self.attributesColumn), let secret = row.blob(6),
-            let format = row[7].integer.flatMap(SealingFormat.init(rawValue:)), let primaryDigest = row.blob(8)
+            let formatNumber = row[7].integer, let primaryDigest = row.blob(8)
         else {
             throw KeychainError(.decode, "an item row of class \(itemClass.rawValue) is malformed")
+        }
+        guard let format = SealingFormat(rawValue: formatNumber) else {
+            throw SealingFormat.refusal(of: formatNumber, itemClass: itemClass)
         }
         self.id = id
         binding = RowBinding(

@@ -22,7 +22,7 @@ extension KeychainEngine {
             try connection.enableWriteAheadLogging()
             try connection.executeScript(KeychainDatabaseSettings.writes)
             try configureReads(connection, mapsDatabase: mapsDatabase)
-            let version = try Schema.migrator.version(of: connection)
+            let version = try refusingNewerSchema(connection, home: home)
             try Schema.migrator.migrate(connection)
             if Schema.rebuildingVersions.contains(where: { $0 > version && version > 0 }) {
                 compactAfterRebuild(connection)
@@ -42,7 +42,10 @@ extension KeychainEngine {
                 connection = try Connection(
                     path: path, mode: immutable ? .immutable : .readOnly, refusingSymbolicLinks: true)
                 try checkIsKeychain(connection, path: home.databasePath)
+                _ = try refusingNewerSchema(connection, home: home)
                 try configureReads(connection, mapsDatabase: mapsDatabase)
+            } catch let newer as KeychainError where newer.code == .invalidKeychain {
+                throw newer
             } catch {
                 guard failure.isDiskFull || failure.isReadOnly || readOnlyFileSystem else {
                     throw KeychainError(.io, "cannot open \(home.databasePath): \(failure.message)")
@@ -54,6 +57,22 @@ extension KeychainEngine {
         } catch let error as DatabaseError where !error.isCorruption {
             throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
         }
+    }
+
+    /// The schema version of the keychain `connection` opened, refused when it is newer than this build's: a newer
+    /// build's tables or rows could be misread, or lost by a write that does not know them. Nothing is changed.
+    ///
+    /// - Throws: `invalidKeychain` naming both versions.
+    private static func refusingNewerSchema(_ connection: Connection, home: KeychainHome) throws -> Int {
+        let version = try Schema.migrator.version(of: connection)
+        let supported = Schema.migrator.latestVersion
+        guard version <= supported else {
+            throw KeychainError(
+                .invalidKeychain,
+                "\(home.databasePath) has schema version \(version), newer than this build's \(supported): "
+                    + "open it with the newer Clavis that wrote it")
+        }
+        return version
     }
 
     /// Keeps a read cheap, as `KeychainDatabaseSettings.reads` says. Durability is untouched (`synchronous = FULL`).

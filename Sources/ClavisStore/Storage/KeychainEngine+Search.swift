@@ -22,9 +22,10 @@ extension KeychainEngine {
     /// With a `guard` (reading secrets, updating, deleting), an item whose access control the query's proof does
     /// not satisfy answers that policy, or is left out under `UnauthenticatedItemPolicy.skip`.
     ///
-    /// A candidate row that cannot be read (its class is closed, or its data was altered) answers `.needsUnlock` or
-    /// fails the query, unless `passingUnreadableRows` (searches): then it is passed over, so one locked or damaged
-    /// item does not hide every other, and its answer or error is given only when nothing else matched.
+    /// A candidate row that cannot be read (its class is closed, its data was altered, a newer build sealed it)
+    /// answers `.needsUnlock` or fails the query, unless `passingUnreadableRows` (searches): then it is passed over,
+    /// so one locked or damaged item does not hide every other, and its answer or error is given only when nothing
+    /// else matched.
     ///
     /// With `secretsOnly` (a search whose caller takes secrets, not attributes), a read by whole primary key opens
     /// only the secret of a row sealed with its primary-key digest (`SealingFormat.primaryKeyBound`), and its item
@@ -47,9 +48,10 @@ extension KeychainEngine {
         // The first row passed over as unreadable: what the search answers, or throws, when nothing else matched.
         var unreadable: Result<ServiceAnswer<[Match]>, KeychainError>?
         try connection.forEachRow(sql, values) { row in
-            let candidate = try ItemRow(row: row, itemClass: itemClass)
+            let candidate: ItemRow
             let opening: RowOpening
             do {
+                candidate = try ItemRow(row: row, itemClass: itemClass)
                 opening = try open(candidate, row: row, secretOnlyKeys: secretOnlyKeys, wanted: wanted)
             } catch let error as KeychainError where passingUnreadableRows {
                 unreadable = unreadable ?? .failure(error)
