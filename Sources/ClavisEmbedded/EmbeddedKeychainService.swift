@@ -2,7 +2,7 @@ import ClavisAuthentication
 public import ClavisCore
 import ClavisCrypto
 public import ClavisIdentity
-public import ClavisStore
+package import ClavisStore
 public import FoundationEssentials
 
 /// The keychain service in this process: the engine on a keychain folder, answering for one caller whose
@@ -12,8 +12,8 @@ public import FoundationEssentials
 /// and checks every proof against its own record of what each authentication session proved (`AuthenticationLedger`):
 /// the passcodes it verified and the matches of its own sensor.
 public final class EmbeddedKeychainService: KeychainService {
-    /// The keychain this service runs.
-    public let keychain: Keychain
+    /// The keychain this service runs (its host's; no caller reaches it but through the service).
+    let keychain: Keychain
     /// The caller's entitlements.
     public let entitlements: Entitlements
     /// Why the embedded keychain was chosen, for `status()`.
@@ -21,7 +21,7 @@ public final class EmbeddedKeychainService: KeychainService {
     /// The sensor and prompt the service authenticates with.
     public let authenticators: ServiceAuthenticators
     /// What each of the caller's authentication sessions proved here.
-    public let ledger: AuthenticationLedger
+    let ledger: AuthenticationLedger
     /// The access groups registered apps hold, when an app registry decides which groups may be purged (the
     /// daemon's); `nil` when there is none.
     public let registeredGroups: (@Sendable () -> Set<String>)?
@@ -29,7 +29,7 @@ public final class EmbeddedKeychainService: KeychainService {
     /// A service on `keychain` for a caller holding `entitlements`, authenticating with `authenticators` and keeping
     /// what sessions proved in `ledger` (one per caller: share it among the services made for the same caller);
     /// `registeredGroups` names the groups an app registry still gives out, which `purgeAccessGroups` keeps.
-    public init(
+    package init(
         keychain: Keychain, entitlements: Entitlements, reason: String, authenticators: ServiceAuthenticators = .none,
         ledger: AuthenticationLedger = AuthenticationLedger(),
         registeredGroups: (@Sendable () -> Set<String>)? = nil

@@ -160,7 +160,7 @@ final class ConnectionSession {
             (response, subject) = RequestHandler.answer(request, with: service) { query in
                 daemon.accessLog.lines(matching: query, viewer: sender.credentials.uid)
             }
-            daemon.idleLock?.noteActivity(on: service.keychain.home, at: .now)
+            daemon.idleLock?.noteActivity(on: service.home, at: .now)
         case .failure(let error):
             response = .failure(error)
             subject = RequestHandler.subject(of: request, defaultGroup: nil)

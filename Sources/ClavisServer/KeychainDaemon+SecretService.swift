@@ -51,7 +51,7 @@ extension KeychainDaemon {
             }
             authentication.caller.keep(caller)
         }
-        idleLock?.noteActivity(on: caller.service.keychain.home, at: .now)
+        idleLock?.noteActivity(on: caller.service.home, at: .now)
         return SecretServiceKeychain(
             service: caller.service, authentication: authentication, peer: caller.peer, session: secretServiceSession)
     }

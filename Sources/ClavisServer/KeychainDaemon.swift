@@ -32,6 +32,8 @@ public final class KeychainDaemon: Sendable {
     public let accessLog: AccessLog
     /// The Secret Service's `session` collection: items in memory only, for this daemon's life.
     let secretServiceSession = SessionCollection()
+    /// The keychains the daemon has open: each user's, from its first request until the daemon stops.
+    let host = KeychainHost()
 
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
     public init(settings: DaemonSettings, listening: Int32) {
@@ -139,8 +141,9 @@ public final class KeychainDaemon: Sendable {
             interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: .global())
         timer.schedule(deadline: .now() + .milliseconds(milliseconds), repeating: .milliseconds(max(milliseconds, 1)))
+        let host = self.host
         timer.setEventHandler {
-            _ = Self.lockOpenKeychains(in: idleLock.keychainsToLock(at: .now))
+            _ = host.lockThoseWithPasscode(in: idleLock.keychainsToLock(at: .now))
         }
         timer.resume()
         return timer
@@ -175,18 +178,8 @@ public final class KeychainDaemon: Sendable {
         case (.user(let uid), .user): homes = uid == daemonUID ? [settings.home(for: uid)] : []
         }
         let reason = scope == .everyUser ? "the machine is going to sleep" : "its user's session locked"
-        for home in Self.lockOpenKeychains(in: homes) {
+        for home in host.lockThoseWithPasscode(in: homes) {
             DaemonLog.report("locked the keychain in \(home.path): \(reason)")
-        }
-    }
-
-    /// Locks the keychains this daemon has open in `homes` (every one when `nil`) that have a passcode, and returns
-    /// their folders. One without a passcode stays as it is: its user could not unlock it again.
-    private static func lockOpenKeychains(in homes: [KeychainHome]?) -> [KeychainHome] {
-        let keychains = homes.map { $0.compactMap(OpenKeychains.ifOpen(home:)) } ?? OpenKeychains.all
-        return keychains.filter(\.hasPasscode).map { keychain in
-            keychain.lock()
-            return keychain.home
         }
     }
 
@@ -241,14 +234,12 @@ public final class KeychainDaemon: Sendable {
         adjust(&entitlements)
         // A daemon lives long and serves every keychain of its users: its memory stays within SQLite's page cache
         // rather than growing with the mapped files.
-        let keychain = try OpenKeychains.keychain(
-            home: settings.home(for: peer.uid), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions,
-            readers: OpenKeychains.daemonReaders)
         let registryWatch = self.registry
-        return EmbeddedKeychainService(
-            keychain: keychain, entitlements: entitlements, reason: "clavisd (\(settings.mode.rawValue) mode)",
-            authenticators: authenticators(for: peer), ledger: ledger,
-            registeredGroups: { registryWatch.current.heldAccessGroups })
+        return try host.service(
+            home: settings.home(for: peer.uid), entitlements: entitlements,
+            reason: "clavisd (\(settings.mode.rawValue) mode)", authenticators: authenticators(for: peer),
+            ledger: ledger, registeredGroups: { registryWatch.current.heldAccessGroups }, mapsDatabase: false,
+            deviceKeyOptions: settings.deviceKeyOptions, readers: KeychainHost.daemonReaders)
     }
 
     /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked

@@ -26,7 +26,7 @@ extension TemporaryKeychain {
         }
         // The old device's keychain is put aside (its folder removed with the kit's); the new one opens, under a new
         // device key, where calls already look: a `run` in progress reaches it too.
-        OpenKeychains.close(home: home)
+        ServiceDirectory.process.host.close(home: home)
         daemon?.stop()
         guard rename(home.path, folder.path + "/device-\(old)") == 0 else {
             throw KeychainError(.io, "cannot put the old device's keychain aside: \(String(cString: strerror(errno)))")

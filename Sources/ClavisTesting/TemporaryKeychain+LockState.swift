@@ -21,7 +21,7 @@ extension TemporaryKeychain {
     ///
     /// - Throws: with a private daemon, `io` when it does not start again.
     public func restart() throws(KeychainError) {
-        OpenKeychains.close(home: home)
+        ServiceDirectory.process.host.close(home: home)
         guard let daemon else { return }
         daemon.stop()
         ServiceDirectory.disconnect(socket: daemon.socket)

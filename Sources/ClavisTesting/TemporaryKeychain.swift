@@ -105,7 +105,7 @@ public final class TemporaryKeychain: Sendable {
     public func remove() {
         daemon?.stop()
         daemon.map { ServiceDirectory.disconnect(socket: $0.socket) }
-        OpenKeychains.close(home: home)
+        ServiceDirectory.process.host.close(home: home)
         folder.remove()
     }
 

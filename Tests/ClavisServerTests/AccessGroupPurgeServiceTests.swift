@@ -10,7 +10,7 @@ import Testing
 /// The service side of `clavis app remove --delete-items`: a group a registered app still holds is kept whatever the
 /// caller asks, only an administrator may purge, and the daemon's log line names groups and counts, never a value.
 @Suite struct AccessGroupPurgeServiceTests {
-    private func service(administrator: Bool, held: Set<String>) throws -> (EmbeddedKeychainService, String) {
+    private func service(administrator: Bool, held: Set<String>) throws -> (EmbeddedKeychainService, Keychain, String) {
         let folder = FileManager.default.temporaryDirectory.appending(path: "clavis-purge-\(UUID().uuidString)").path
         let keychain = try Keychain(home: KeychainHome(path: folder))
         var entitlements = Entitlements(applicationIdentifier: "TEAM.admin", keychainAccessGroups: [])
@@ -25,15 +25,15 @@ import Testing
                     secret: SecureBytes(Array("secret-of-\(group)".utf8)))
             ).resultOrThrow()
         }
-        return (service, folder)
+        return (service, keychain, folder)
     }
 
     @Test func aGroupARegisteredAppHoldsIsKept() throws {
-        let (service, folder) = try service(administrator: true, held: ["TEAM.shared", "TEAM.b"])
+        let (service, keychain, folder) = try service(administrator: true, held: ["TEAM.shared", "TEAM.b"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let purge = try service.purgeAccessGroups(["TEAM.a", "TEAM.shared", "TEAM.a"])
         #expect(purge == AccessGroupPurge(deleted: 1, purgedGroups: ["TEAM.a"], keptGroups: ["TEAM.shared"]))
-        let left = try service.keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow()
+        let left = try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow()
         #expect(left.map(\.accessGroup) == ["TEAM.shared"])
         let line = RequestHandler.describe(purge, application: "TEAM.admin")
         #expect(
@@ -44,9 +44,9 @@ import Testing
     }
 
     @Test func onlyAnAdministratorMayPurge() throws {
-        let (service, folder) = try service(administrator: false, held: [])
+        let (service, keychain, folder) = try service(administrator: false, held: [])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(throws: KeychainError.self) { try service.purgeAccessGroups(["TEAM.a"]) }
-        #expect(try service.keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().count == 2)
+        #expect(try keychain.find(ItemQuery(itemClass: .genericPassword)).resultOrThrow().count == 2)
     }
 }

@@ -71,7 +71,7 @@ struct SecretServiceKeychain: Sendable {
 
     /// True while the caller's passcode proof is fresh.
     var isAuthenticated: Bool {
-        service.ledger.vetted(proof, keychainIdentity: service.keychain.identity)?.passcode ?? false
+        service.provesPasscode(proof)
     }
 
     /// The items among `objects` (paths) that stay locked while the keychain is open: those with an access control,
@@ -96,7 +96,7 @@ struct SecretServiceKeychain: Sendable {
     var isShared: Bool { service.entitlements.defaultGroup == SecretServiceItem.sharedAccessGroup }
 
     /// True unless the keychain is unlocked: its collections and items are then locked.
-    var isLocked: Bool { service.keychain.lockState != .unlocked }
+    var isLocked: Bool { service.isLocked }
 
     // MARK: Collections
 

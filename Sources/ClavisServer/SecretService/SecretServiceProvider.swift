@@ -165,7 +165,7 @@ final class SecretServiceProvider: @unchecked Sendable {
     private func unlock(_ objects: [String], for sender: String, _ keychain: SecretServiceKeychain)
         throws(SecretServiceError) -> SecretServiceReply
     {
-        if keychain.isLocked && !keychain.service.keychain.hasPasscode {
+        if keychain.isLocked && !keychain.service.hasPasscode {
             do {
                 try keychain.service.unlock(passcode: nil)
             } catch {
