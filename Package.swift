@@ -12,7 +12,6 @@ let shippedBinaryLinking: [LinkerSetting] = [
 let package = Package(
     name: "Clavis",
     products: [
-        .library(name: "ClavisStore", targets: ["ClavisStore"]),
         .executable(name: "clavis-bench", targets: ["clavis-bench"]),
         .executable(name: "clavisd", targets: ["clavisd"]),
         .library(name: "pam_clavis", type: .dynamic, targets: ["PAMClavis"]),

@@ -110,9 +110,6 @@ public final class ServiceDirectory: Sendable {
             return last.service
         }
         let entitlements = try entitlements(path: configuration.entitlementsPath)
-        let keychain = try host.keychain(
-            home: configuration.home, clock: configuration.clock, deviceKeyOptions: try configuration.deviceKeyOptions()
-        )
         let reason =
             "no daemon is configured or listening; keychain folder from \(configuration.homeSource)"
             + (configuration.entitlementsPath == nil ? "" : ", entitlements from CLAVIS_ENTITLEMENTS")
@@ -126,9 +123,9 @@ public final class ServiceDirectory: Sendable {
             callers[key] = made
             return made
         }
-        let service = EmbeddedKeychainService(
-            keychain: keychain, entitlements: entitlements, reason: reason, authenticators: caller.authenticators,
-            ledger: caller.ledger)
+        let service = try host.service(
+            home: configuration.home, entitlements: entitlements, reason: reason, authenticators: caller.authenticators,
+            ledger: caller.ledger, clock: configuration.clock, deviceKeyOptions: try configuration.deviceKeyOptions())
         let made = LastEmbedded(
             key: key, homeSource: configuration.homeSource, generation: generation, service: service)
         lastEmbedded.withLock { $0 = made }

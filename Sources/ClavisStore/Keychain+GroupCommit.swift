@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisSQLite
 
 extension Keychain {
     /// Runs the item write `body` in the next commit, with the writes that arrive beside it (`GroupCommit`), and

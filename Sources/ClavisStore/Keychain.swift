@@ -1,9 +1,9 @@
-public import ClavisCore
-public import ClavisCrypto
-import ClavisSQLite
+package import ClavisCore
+package import ClavisCrypto
+internal import ClavisSQLite
 import Dispatch
-public import FoundationEssentials
-import Synchronization
+package import FoundationEssentials
+internal import Synchronization
 
 /// The keychain engine: an encrypted SQLite item store with a keybag, protection classes and a lock state.
 ///
@@ -18,20 +18,20 @@ import Synchronization
 /// for an item in a closed protection class, `.needsAuthentication` for an access control the query's proof does
 /// not satisfy or an application password to seal a new secret with. A thrown error means the call failed. A
 /// caller that cannot ask anyone turns such an answer into `interactionNotAllowed` with `resultOrThrow()`.
-public final class Keychain: Sendable {
+package final class Keychain: Sendable {
     /// The folder holding this keychain's files.
-    public let home: KeychainHome
+    package let home: KeychainHome
     /// A stable identity of this keychain (not secret), which binds passcode proofs to the keychain that checked them.
     /// It depends only on the keybag's salt, which never changes once the keychain exists: kept from the opening, so
     /// that reading it (the daemon does, on every request) waits for no other thread's call.
-    public let identity: Data
+    package let identity: Data
     /// What the device key is bound to: a file, or a TPM.
-    public let deviceKeyBinding: DeviceKeyBinding
+    package let deviceKeyBinding: DeviceKeyBinding
     /// The TCTI of the TPM the device key is sealed to, or `nil` for a keychain bound to a file: where the keys the
     /// service holds for this keychain (`kSecAttrTokenIDSecureEnclave`) are created and used.
-    public let tpmTCTI: String?
+    package let tpmTCTI: String?
     /// Where the passcode lockout reads the time.
-    public let clock: KeychainClock
+    package let clock: KeychainClock
     let engine: Mutex<KeychainEngine>
     /// The engines that serve item reads beside `engine`, or `nil` when `engine` serves them.
     let readers: ReaderPool?
@@ -52,7 +52,7 @@ public final class Keychain: Sendable {
     /// - Parameter clock: where the passcode lockout reads the time.
     /// - Parameter readers: how many connections serve item reads in parallel beside the one that writes (a daemon
     ///   serving many clients: `Keychain.daemonReaders`); 0, the default, reads on that one connection.
-    public convenience init(
+    package convenience init(
         home: KeychainHome, deviceKeyOptions: DeviceKeyOptions = .file, mapsDatabase: Bool = true,
         clock: KeychainClock = .system, readers: Int = 0
     ) throws(KeychainError) {
@@ -63,10 +63,10 @@ public final class Keychain: Sendable {
     }
 
     /// How many readers a daemon's keychains keep: one per processor, at least two and at most four.
-    public static var daemonReaders: Int { ReaderPool.defaultCount }
+    package static var daemonReaders: Int { ReaderPool.defaultCount }
 
     /// Opens the keychain in `home` with the device key held by `deviceKeyProvider`, reading the time from `clock`.
-    public convenience init(
+    package convenience init(
         home: KeychainHome, deviceKeyProvider: any DeviceKeyProvider, mapsDatabase: Bool = true,
         clock: KeychainClock = .system
     ) throws(KeychainError) {
@@ -101,16 +101,16 @@ public final class Keychain: Sendable {
     }
 
     /// The item writes committed through this instance since it was opened, and the disk flushes they took.
-    public var writeStatistics: WriteStatistics { committed.withLock { $0 } }
+    package var writeStatistics: WriteStatistics { committed.withLock { $0 } }
 
     /// The lock state as this process sees it.
-    public var lockState: LockState { engine.withLock { $0.lockState } }
+    package var lockState: LockState { engine.withLock { $0.lockState } }
 
     /// True while the keychain has a passcode.
-    public var hasPasscode: Bool { engine.withLock { $0.keybag.hasPasscode } }
+    package var hasPasscode: Bool { engine.withLock { $0.keybag.hasPasscode } }
 
     /// Locks the keychain: the `WhenUnlocked` class keys are zeroed and dropped; `AfterFirstUnlock` ones stay.
-    public func lock() {
+    package func lock() {
         engine.withLock { engine in
             engine.lock()
             readers?.publish(from: engine)
@@ -122,7 +122,7 @@ public final class Keychain: Sendable {
     /// Unlocks with the passcode (`nil` when none is set).
     ///
     /// - Throws: `authFailed` for a wrong or missing passcode; nothing is unlocked then.
-    public func unlock(passcode: SecureBytes?) throws(KeychainError) {
+    package func unlock(passcode: SecureBytes?) throws(KeychainError) {
         let derived = try deriveOutsideTheLock(passcode)
         try perform(writing: true) { try $0.unlock(passcode: passcode, derived: derived) }
     }
@@ -133,7 +133,7 @@ public final class Keychain: Sendable {
     /// refused for 1 minute, then 5, 15 and 60 minutes after each further failure.
     /// - Throws: `authFailed` when the passcode is wrong or attempts are locked out, `notAvailable` when no passcode
     ///   is set.
-    public func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) {
+    package func verifyPasscode(_ passcode: SecureBytes) throws(KeychainError) {
         let derived = try deriveOutsideTheLock(passcode)
         try perform(writing: true) { try $0.verifyPasscode(passcode, derived: derived) }
     }
@@ -154,7 +154,7 @@ public final class Keychain: Sendable {
     }
 
     /// When passcode attempts are allowed again after too many wrong ones; `nil` when they are allowed now.
-    public var passcodeLockout: Date? {
+    package var passcodeLockout: Date? {
         get throws(KeychainError) { try perform { try $0.passcodeLockout() } }
     }
 
@@ -165,7 +165,7 @@ public final class Keychain: Sendable {
     /// - Parameter kdf: the passcode KDF to record; by default the one already recorded, or scrypt calibrated to
     ///   about 100 ms on this machine. Tests may pass `PasscodeKDF.cheapForTesting()`.
     /// - Throws: `authFailed` when `current` is wrong, `param` for an empty new passcode.
-    public func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil)
+    package func setPasscode(_ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF? = nil)
         throws(KeychainError)
     {
         // Both derivations (about 100 ms each) run before the engine's lock is taken, as an unlock's does; the
@@ -194,18 +194,18 @@ public final class Keychain: Sendable {
     }
 
     /// Stores a new item, or answers what it needs first (its class opened, an application password to seal it).
-    public func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+    package func add(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
         try add(contentsOf: [item]).map { $0[0] }
     }
 
     /// Stores several items in one transaction: all of them, or none when one fails or needs something first.
-    public func add(contentsOf items: [NewItem]) throws(KeychainError) -> ServiceAnswer<[Item]> {
+    package func add(contentsOf items: [NewItem]) throws(KeychainError) -> ServiceAnswer<[Item]> {
         let derives = items.contains { $0.authentication?.applicationPassword != nil }
         return try write(alone: derives) { try $0.add(items) }
     }
 
     /// The items matching `query`, in insertion order, at most `query.limit`; or what reading them needs first.
-    public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
+    package func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
         try readingItems { try $0.find(query) }
     }
 
@@ -214,18 +214,18 @@ public final class Keychain: Sendable {
     /// open.
     ///
     /// - Throws: `param` for a query naming an attribute that only the sealed attributes hold.
-    public func lockedReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
+    package func lockedReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference] {
         try readingItems { try $0.lockedReferences(query) }
     }
 
     /// Applies `changes` to every item matching `query` (one transaction) and answers how many changed; or what
     /// one of them needs first, changing none.
-    public func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
+    package func update(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError) -> ServiceAnswer<Int> {
         try updateNamingItems(query, with: changes).map(\.count)
     }
 
     /// `update`, answering the persistent references of the items changed.
-    public func updateNamingItems(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError)
+    package func updateNamingItems(_ query: ItemQuery, with changes: ItemChanges) throws(KeychainError)
         -> ServiceAnswer<[PersistentReference]>
     {
         try write(alone: query.authentication?.applicationPassword != nil) { try $0.update(query, with: changes) }
@@ -233,23 +233,23 @@ public final class Keychain: Sendable {
 
     /// Deletes every item matching `query` (one transaction) and answers how many were deleted; or what one of them
     /// needs first, deleting none.
-    public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
+    package func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
         try deleteNamingItems(query).map(\.count)
     }
 
     /// `delete`, answering the persistent references of the items deleted.
-    public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
+    package func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
         try write(alone: query.authentication?.applicationPassword != nil) { try $0.delete(query) }
     }
 
     /// Deletes every item of `groups` without reading any (whatever their protection class, lock state or access
     /// control): the items of an app removed for good. How many were deleted.
-    public func deleteAccessGroups(_ groups: [String]) throws(KeychainError) -> Int {
+    package func deleteAccessGroups(_ groups: [String]) throws(KeychainError) -> Int {
         try perform(writing: true) { try $0.deleteAccessGroups(groups) }
     }
 
     /// SQLite's query plan for the lookup `query` runs: a diagnostic showing which index serves it.
-    public func explain(_ query: ItemQuery) throws(KeychainError) -> [String] {
+    package func explain(_ query: ItemQuery) throws(KeychainError) -> [String] {
         try perform { try $0.explain(query) }
     }
 

@@ -1,4 +1,4 @@
-public import ClavisCore
+package import ClavisCore
 
 extension ServiceAnswer {
     /// The result of a call that ran; a need as the `interactionNotAllowed` error the store threw before it answered
@@ -7,7 +7,7 @@ extension ServiceAnswer {
     /// The convenience for a direct caller of the store that cannot ask anyone and treats a need as a failure: a
     /// test, a benchmark, a restore. The keychain service never uses it: it passes answers on, and the caller that
     /// can talk to the user decides what to ask.
-    public func resultOrThrow() throws(KeychainError) -> Result {
+    package func resultOrThrow() throws(KeychainError) -> Result {
         switch self {
         case .done(let result):
             return result

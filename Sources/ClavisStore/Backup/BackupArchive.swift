@@ -1,6 +1,6 @@
-import ClavisCore
-import ClavisCrypto
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import FoundationEssentials
 
 /// The backup file: items that may leave this device, sealed under a key derived from a backup passphrase.
 ///

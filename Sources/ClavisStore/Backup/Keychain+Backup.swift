@@ -1,6 +1,6 @@
-public import ClavisCore
-public import ClavisCrypto
-public import FoundationEssentials
+package import ClavisCore
+package import ClavisCrypto
+package import FoundationEssentials
 
 extension Keychain {
     /// Writes every item that may travel (protection classes without `ThisDeviceOnly`) into a backup sealed under
@@ -12,7 +12,7 @@ extension Keychain {
     ///   - kdf: how the passphrase becomes a key; by default scrypt calibrated to about 100 ms.
     ///   - accessGroups: the caller's access groups: only their items are written; `nil` takes every group.
     /// - Throws: `interactionNotAllowed` while the keychain is not unlocked, `param` for an empty passphrase.
-    public func exportBackup(passphrase: SecureBytes, kdf: PasscodeKDF? = nil, accessGroups: [String]? = nil)
+    package func exportBackup(passphrase: SecureBytes, kdf: PasscodeKDF? = nil, accessGroups: [String]? = nil)
         throws(KeychainError) -> (archive: Data, summary: BackupSummary)
     {
         guard lockState == .unlocked else {
@@ -56,7 +56,7 @@ extension Keychain {
     /// - Throws: `authFailed` for a wrong passphrase or an altered backup, `decode` for a file that is not a
     ///   backup, `interactionNotAllowed` when an item's protection class is closed, `missingEntitlement` (naming
     ///   the groups) for items of groups the caller lacks.
-    public func importBackup(_ archive: Data, passphrase: SecureBytes, accessGroups: [String]? = nil)
+    package func importBackup(_ archive: Data, passphrase: SecureBytes, accessGroups: [String]? = nil)
         throws(KeychainError) -> RestoreSummary
     {
         let entries: [BackupArchive.Entry]

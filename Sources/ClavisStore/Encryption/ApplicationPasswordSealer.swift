@@ -1,6 +1,6 @@
-import ClavisCore
-import ClavisCrypto
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import FoundationEssentials
 
 /// The extra layer of an item whose access control has `applicationPassword`: its secret is sealed first under a
 /// key derived from that password, then with the item's key like any other secret.

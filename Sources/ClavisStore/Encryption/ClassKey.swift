@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisCrypto
+internal import ClavisCore
+internal import ClavisCrypto
 
 /// An open protection class's key, kept keyed for the two ways an item key hangs off it: derived from a per-sealing
 /// salt (`SealingFormat.derivesItemKey`, every row written now) or wrapped with RFC 3394 (rows sealed before).

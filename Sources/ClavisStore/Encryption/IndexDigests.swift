@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisCrypto
+internal import ClavisCore
+internal import ClavisCrypto
 
 /// Keyed digests that stand in the database for attribute values, so lookups use an index without storing any
 /// account, service or label in clear.

@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisCrypto
+internal import ClavisCore
+internal import ClavisCrypto
 
 /// The encrypted parts of one item row: what its item key is found from and its sealed attributes and secret.
 struct SealedItem {

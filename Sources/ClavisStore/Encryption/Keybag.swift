@@ -1,7 +1,7 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
+internal import FoundationEssentials
 
 /// The class keys: one random 256-bit key per protection class, stored wrapped in the `keybag` table.
 ///

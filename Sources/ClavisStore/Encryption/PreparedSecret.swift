@@ -1,4 +1,4 @@
-import ClavisCore
+internal import ClavisCore
 
 /// An item's secret ready to be stored: as it is, or to be sealed first under its application password, whose layer
 /// binds the item's reference (known once its row is chosen).

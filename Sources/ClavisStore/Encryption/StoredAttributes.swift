@@ -1,5 +1,5 @@
-import ClavisCore
-import FoundationEssentials
+internal import ClavisCore
+internal import FoundationEssentials
 
 /// The compact form an item's attributes are sealed in: `AttributeCodec`'s values and kind tags, with a one-byte
 /// code for each attribute Apple's item classes define and variable-length numbers, so an item's attribute box is

@@ -1,7 +1,7 @@
-public import ClavisCore
+package import ClavisCore
 
 /// Holds the 256-bit device key that every class key is bound to.
-public protocol DeviceKeyProvider: Sendable {
+package protocol DeviceKeyProvider: Sendable {
     /// Returns the device key, creating one first when `creatingIfMissing` is true and none exists yet.
     ///
     /// - Throws: `invalidKeychain` when the key is missing (and may not be created) or malformed; `io` when it
@@ -14,27 +14,27 @@ public protocol DeviceKeyProvider: Sendable {
 
 extension DeviceKeyProvider {
     /// A provider that says nothing else keeps its key in a file.
-    public var binding: DeviceKeyBinding { .file }
+    package var binding: DeviceKeyBinding { .file }
 }
 
 /// The default device key: 32 random bytes in a file only its owner can read (mode 0600, in a 0700 folder).
-public struct DeviceKeyFile: DeviceKeyProvider {
+package struct DeviceKeyFile: DeviceKeyProvider {
     /// The key's length in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The file's path.
-    public let path: String
+    package let path: String
     private let generate: @Sendable () -> SecureBytes
 
     /// A device key kept at `path`; `generate` makes a new key's bytes.
-    public init(path: String, generate: @escaping @Sendable () -> SecureBytes) {
+    package init(path: String, generate: @escaping @Sendable () -> SecureBytes) {
         self.path = path
         self.generate = generate
     }
 
     /// Reads the key, or creates it when allowed and absent. The file is reached through its folder without
     /// following a symbolic link, and must be a regular file of this user.
-    public func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
+    package func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
         let folder = try KeychainFolder(parentFolder, creatingIfMissing: creatingIfMissing)
         var key = try folder.readSecret(fileName, limit: Self.byteCount)
         if key == nil {

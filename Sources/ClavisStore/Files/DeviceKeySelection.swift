@@ -1,14 +1,14 @@
-public import ClavisCore
-import ClavisCrypto
+package import ClavisCore
+internal import ClavisCrypto
 
 /// Chooses the device key of a keychain folder: the one its files record (`device.tpm` for a TPM-sealed key,
 /// `device.key` for a file), or for a keychain not created yet the binding `options` asks for.
-public enum DeviceKeySelection {
+package enum DeviceKeySelection {
     /// The provider and binding of the keychain in `home`.
     ///
     /// - Throws: `invalidKeychain` when the folder holds both a sealed and a file device key (which one is the
     ///   keychain's cannot be told).
-    public static func provider(for home: KeychainHome, options: DeviceKeyOptions) throws(KeychainError) -> (
+    package static func provider(for home: KeychainHome, options: DeviceKeyOptions) throws(KeychainError) -> (
         any DeviceKeyProvider, DeviceKeyBinding
     ) {
         let binding = try recordedBinding(in: home) ?? options.binding

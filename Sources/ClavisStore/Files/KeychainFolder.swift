@@ -1,4 +1,4 @@
-import ClavisCore
+internal import ClavisCore
 
 #if canImport(Glibc)
     import Glibc

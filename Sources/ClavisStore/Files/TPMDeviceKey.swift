@@ -1,24 +1,24 @@
-public import ClavisCore
-import ClavisTPM
+package import ClavisCore
+internal import ClavisTPM
 
 /// The device key sealed to a TPM 2.0: 32 random bytes sealed below the TPM's storage primary key (optionally under
 /// a policy on PCR values), the sealed object kept in `device.tpm` in place of `device.key`. Only that TPM, with
 /// those PCR values, gives the key back, so a copy of the folder opens nowhere else.
-public struct TPMDeviceKey: DeviceKeyProvider {
+package struct TPMDeviceKey: DeviceKeyProvider {
     /// The sealed key's path.
-    public let path: String
+    package let path: String
     /// The TCTI string the TPM is reached through.
-    public let tcti: String
+    package let tcti: String
     /// The SHA-256 PCRs a new key is sealed to (an existing one keeps those it was sealed to).
-    public let pcrs: [Int]
+    package let pcrs: [Int]
     private let generate: @Sendable () -> SecureBytes
 
     /// The key is sealed to a TPM.
-    public var binding: DeviceKeyBinding { .tpm }
+    package var binding: DeviceKeyBinding { .tpm }
 
     /// A device key sealed in the file at `path` by the TPM at `tcti`; a new one, made by `generate`, is sealed to
     /// `pcrs`.
-    public init(path: String, tcti: String, pcrs: [Int] = [], generate: @escaping @Sendable () -> SecureBytes) {
+    package init(path: String, tcti: String, pcrs: [Int] = [], generate: @escaping @Sendable () -> SecureBytes) {
         self.path = path
         self.tcti = tcti
         self.pcrs = pcrs
@@ -30,7 +30,7 @@ public struct TPMDeviceKey: DeviceKeyProvider {
     /// - Throws: `invalidKeychain` naming the cause when this TPM cannot unseal it (another TPM sealed it, or the
     ///   PCRs of its policy changed) or the file is missing or malformed; `notAvailable` when the TPM cannot be
     ///   reached; `io` when the file cannot be read or written.
-    public func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
+    package func deviceKey(creatingIfMissing: Bool) throws(KeychainError) -> SecureBytes {
         let folder = try KeychainFolder(PathParts(path).folder, creatingIfMissing: creatingIfMissing)
         let name = PathParts(path).name
         if let stored = try folder.readSecret(name, limit: SealedSecret.maximumEncodedCount) {

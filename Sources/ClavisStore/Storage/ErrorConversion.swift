@@ -1,6 +1,6 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
 
 extension KeychainError {
     /// Maps an error from a lower layer to the status a keychain caller sees; bound values never appear.

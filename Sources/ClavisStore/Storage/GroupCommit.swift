@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+internal import Synchronization
 
 /// Item writes that arrive while another is being committed wait to share the next commit, and so its one disk flush
 /// (group commit).

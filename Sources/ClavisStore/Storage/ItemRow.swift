@@ -1,6 +1,6 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
 
 /// One `items` row as selected for matching: its identity and its still-sealed parts.
 struct ItemRow {

@@ -1,9 +1,9 @@
 /// The settings every connection to a keychain database runs when it opens it, as SQL statements.
-public enum KeychainDatabaseSettings {
+package enum KeychainDatabaseSettings {
     /// How it writes: each commit synced before it is acknowledged (`synchronous = FULL`), deleted items' bytes
     /// overwritten (`secure_delete`), and a short write-ahead log: each process that opens the keychain after another
     /// exited replays the log, so it is checkpointed often and truncated back to at most 1 MiB.
-    public static let writes =
+    package static let writes =
         "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA wal_autocheckpoint = 100; "
         + "PRAGMA journal_size_limit = \(logSizeLimit);"
 
@@ -25,7 +25,7 @@ public enum KeychainDatabaseSettings {
     /// 100,000 items take about 5 MiB, and a random item's table page, read once, gains nothing from being kept (the
     /// kernel keeps the file's pages anyway). A daemon then stays under 32 MiB however long it serves.
     /// `cacheKiB` sets another page cache (a daemon's readers beside its main connection: `ReaderPool`).
-    public static func reads(mapsDatabase: Bool, cacheKiB: Int? = nil) -> String {
+    package static func reads(mapsDatabase: Bool, cacheKiB: Int? = nil) -> String {
         let mapped = mapsDatabase ? 1_073_741_824 : 0
         let cacheKiB = cacheKiB ?? (mapsDatabase ? 16384 : 8192)
         return "PRAGMA mmap_size = \(mapped); PRAGMA cache_size = -\(cacheKiB);"

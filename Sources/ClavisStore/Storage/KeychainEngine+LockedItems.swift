@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisSQLite
 
 extension KeychainEngine {
     /// The attributes a locked item can be matched on: those its lookup digests stand for, and its protection

@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisSQLite
 
 extension KeychainEngine {
     /// Opens `keychain.db` in `folder` for reading and writing, or, when its file system is full or read-only,

@@ -1,7 +1,7 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
+internal import FoundationEssentials
 
 // The query planner: the statement that selects a query's candidate rows from what can be checked without
 // decrypting (class, protection, `sync`, a persistent reference, primary-key and lookup digests).

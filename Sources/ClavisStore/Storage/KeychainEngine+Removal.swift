@@ -1,7 +1,7 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
+internal import FoundationEssentials
 
 // Deleting items: those a query matches, a damaged one by its reference, or every item of a removed app's groups.
 extension KeychainEngine {

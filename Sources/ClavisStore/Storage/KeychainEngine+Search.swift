@@ -1,7 +1,7 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
+internal import FoundationEssentials
 
 // Searching: the candidate rows the query planner selects, opened and checked one by one.
 extension KeychainEngine {

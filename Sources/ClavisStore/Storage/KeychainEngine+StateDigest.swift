@@ -1,4 +1,4 @@
-import ClavisSQLite
+internal import ClavisSQLite
 
 /// The writes that keep a TPM-bound keychain's state digest (`StateDigest`, held by the `RollbackCounter` record)
 /// current: each folds the code of every row it changes, as it was and as it is, in the write's transaction. A

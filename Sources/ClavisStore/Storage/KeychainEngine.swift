@@ -1,7 +1,7 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
+internal import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import ClavisCore
+internal import ClavisCore
 
 /// The statements filing a row under one digest of an attribute and removing it again, built once per attribute:
 /// every add, update and delete runs one per digest, and building their text on each write took about a tenth of an

@@ -1,6 +1,6 @@
-import ClavisCore
-import ClavisSQLite
-import FoundationEssentials
+internal import ClavisCore
+internal import ClavisSQLite
+internal import FoundationEssentials
 
 /// Counts consecutive wrong passcodes in the keychain (so every process shares the count) and locks attempts out
 /// with a growing backoff: after 5 failures 1 minute, then 5, 15 and 60 minutes for each further failure.

@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisSQLite
 
 extension Connection {
     /// A further connection to a keychain's database at `path` that reads only (`query_only`), after `settings`: the

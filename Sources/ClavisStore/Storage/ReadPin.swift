@@ -1,5 +1,5 @@
-import ClavisSQLite
-import Synchronization
+internal import ClavisSQLite
+internal import Synchronization
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
-import ClavisCore
+internal import ClavisCore
 import Dispatch
-import Synchronization
+internal import Synchronization
 
 #if canImport(Glibc)
     import Glibc

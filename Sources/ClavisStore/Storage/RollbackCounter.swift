@@ -1,7 +1,7 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
-import ClavisTPM
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
+internal import ClavisTPM
 
 /// Anti-rollback for a keychain bound to a TPM: a monotonic counter in the TPM's NV memory and, in `keychain.db`, a
 /// record of the count of the keychain's writes and of the keyed digest of its rows (`StateDigest`), authenticated

@@ -1,5 +1,5 @@
-import ClavisCore
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisSQLite
 
 /// The keychain database's schema, as numbered migrations.
 enum Schema {

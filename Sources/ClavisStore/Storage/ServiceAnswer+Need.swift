@@ -1,4 +1,4 @@
-import ClavisCore
+internal import ClavisCore
 
 extension ServiceAnswer {
     /// This answer's need, as the answer of a call with another result: how a need found deep in an operation (a

@@ -1,6 +1,6 @@
-import ClavisCore
-import ClavisCrypto
-import ClavisSQLite
+internal import ClavisCore
+internal import ClavisCrypto
+internal import ClavisSQLite
 
 /// A keyed digest of what a keychain holds: the exclusive or of one HMAC-SHA256 code per `items` row and one for
 /// the keybag (its wrapped class keys, the passcode's KDF and the count of wrong passcodes), under a key derived from
