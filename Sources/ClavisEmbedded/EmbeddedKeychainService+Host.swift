@@ -16,5 +16,4 @@ extension EmbeddedKeychainService {
     public func provesPasscode(_ proof: AuthenticationProof?) -> Bool {
         ledger.vetted(proof, keychainIdentity: keychain.identity)?.passcode ?? false
     }
-
 }

@@ -37,6 +37,24 @@ import Testing
                 .integer == future)
     }
 
+    @Test func aKeychainWithANewerSchemaOnAReadOnlyFileSystemIsRefusedToo() throws {
+        let fileSystem = try SmallFileSystem()
+        do {
+            let keychain = try Keychain(home: fileSystem.home)
+            _ = try keychain.add(password(account: "alice")).resultOrThrow()
+            let inspector = try StoreInspector(fileSystem.home)
+            let current = try #require(
+                try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer)
+            try inspector.connection.execute(
+                "INSERT INTO schema_version (version) VALUES (?)", [.integer(current + 1)])
+        }
+        try fileSystem.remount(readOnly: true)
+        defer { try? fileSystem.remount(readOnly: false) }
+        let error = try #require(Self.refusal { _ = try Keychain(home: fileSystem.home) })
+        #expect(error.code == .invalidKeychain, "\(error)")
+        #expect(error.reason.contains("newer than this build's"), "\(error)")
+    }
+
     @Test func aRowSealedInANewerFormatIsRefusedNotMisread() throws {
         let keychain = try temporary.open()
         _ = try keychain.add(password(account: "alice")).resultOrThrow()

@@ -42,10 +42,7 @@ extension KeychainEngine {
                 connection = try Connection(
                     path: path, mode: immutable ? .immutable : .readOnly, refusingSymbolicLinks: true)
                 try checkIsKeychain(connection, path: home.databasePath)
-                _ = try refusingNewerSchema(connection, home: home)
                 try configureReads(connection, mapsDatabase: mapsDatabase)
-            } catch let newer as KeychainError where newer.code == .invalidKeychain {
-                throw newer
             } catch {
                 guard failure.isDiskFull || failure.isReadOnly || readOnlyFileSystem else {
                     throw KeychainError(.io, "cannot open \(home.databasePath): \(failure.message)")
@@ -53,6 +50,7 @@ extension KeychainEngine {
                 throw refusal
             }
             try checkOpenedFile(connection, in: folder, path: path)
+            _ = try refusingNewerSchema(connection, home: home)
             return (connection, refusal)
         } catch let error as DatabaseError where !error.isCorruption {
             throw KeychainError(.io, "cannot open \(home.databasePath): \(error.message)")
