@@ -10,7 +10,7 @@ suites=(
     ReturnTypeTests ReturnCombinationTests SynchronizableTests UpdateAndDeleteTests ValidationTests
     LocalAuthenticationTests TypeShapeTests StatusCodeTests AppleNamesTests ServiceLocationTests
     AccessControlSuites KeyItemTests CertificateItemTests IdentityItemTests PKCS12ImportTests EnclaveKeyTests
-    ResultKeySpellingTests FileKeychainFallbackTests
+    ResultKeySpellingTests FileKeychainFallbackTests TransientEnclaveKeyTests
 )
 filter=$(IFS='|'; echo "SecurityTests\\.(${suites[*]})/")
 CLAVIS_TEST_THROUGH_DAEMON=1 swift test --skip-build --filter "$filter"

@@ -114,6 +114,30 @@ public struct KeychainClient: Sendable {
         }
     }
 
+    /// Generates a private key inside the keychain service, as `addGeneratedKey` does, without storing it: the
+    /// key answered is sealed to the keychain, and only the service opens it, for each `useSealedKey`.
+    public func generateSealedKey(_ item: NewItem, authentication: CallAuthentication = CallAuthentication())
+        throws(KeychainError) -> SealedKey
+    {
+        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
+            (proof, _) throws(KeychainError) in
+            var item = item
+            item.authentication = proof
+            return try service.generateSealedKey(item)
+        }
+    }
+
+    /// Runs `use` with the private key sealed in `box` (`SealedKey.box`), authenticating for its access control as
+    /// a read of a key item's secret would; the signature or shared secret.
+    public func useSealedKey(
+        _ box: [UInt8], for use: KeyUse, authentication: CallAuthentication = CallAuthentication()
+    ) throws(KeychainError) -> SecureBytes {
+        try AuthenticatedCall.run(authentication, operation: .find, client: self) {
+            (proof, _) throws(KeychainError) in
+            try service.useSealedKey(box, for: use, authentication: proof)
+        }
+    }
+
     // MARK: The keychain
 
     /// Deletes the items of those of `groups` no registered app holds: a removed app's (see

@@ -235,7 +235,8 @@ public final class EmbeddedKeychainService: KeychainService {
         return scoped
     }
 
-    private func vetted(_ proof: AuthenticationProof?) -> AuthenticationProof? {
+    /// `proof` as the ledger confirms it: only what this service saw proved counts.
+    func vetted(_ proof: AuthenticationProof?) -> AuthenticationProof? {
         ledger.vetted(proof, keychainIdentity: keychain.identity)
     }
 

@@ -22,6 +22,8 @@ public enum Request: Sendable {
     case accessLog(AccessLogQuery)
     case addGeneratedKey(NewItem)
     case useKey(PersistentReference, KeyUse, AuthenticationProof?)
+    case generateSealedKey(NewItem)
+    case useSealedKey([UInt8], KeyUse, AuthenticationProof?)
     case purgeAccessGroups([String])
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
@@ -91,6 +93,14 @@ public enum Request: Sendable {
             writer.lengthPrefixed(reference.bytes)
             writer.keyUse(use)
             writer.proof(proof)
+        case .generateSealedKey(let item):
+            writer.byte(15)
+            writer.newItem(item)
+        case .useSealedKey(let box, let use, let proof):
+            writer.byte(16)
+            writer.lengthPrefixed(box)
+            writer.keyUse(use)
+            writer.proof(proof)
         case .purgeAccessGroups(let groups):
             writer.byte(25)
             writer.strings(groups)
@@ -123,6 +133,8 @@ public enum Request: Sendable {
             self = .useKey(
                 PersistentReference(bytes: Array(try reader.lengthPrefixed())), try reader.keyUse(), try reader.proof())
         case 14: self = .lockedItemReferences(try reader.query())
+        case 15: self = .generateSealedKey(try reader.newItem())
+        case 16: self = .useSealedKey(Array(try reader.lengthPrefixed()), try reader.keyUse(), try reader.proof())
         case 20: self = .promptForPasscode(try reader.prompt())
         case 21: self = .biometryStatus
         case 22: self = .scanBiometry(reason: try reader.string(), try reader.session())
@@ -165,6 +177,8 @@ public enum Response: Sendable {
     case purge(AccessGroupPurge)
     /// Items named by their persistent references: the locked items a query matches.
     case references([PersistentReference])
+    /// A key the service made and does not store.
+    case sealedKey(SealedKey)
     /// Nothing was done: the request was sent before the daemon had identified the process sending it (its first
     /// on this connection), so it cannot tell which program sent it. The same request sent again is answered.
     case sendAgain
@@ -232,6 +246,10 @@ public enum Response: Sendable {
             writer.byte(12)
             writer.uint32(UInt32(references.count))
             for reference in references { writer.lengthPrefixed(reference.bytes) }
+        case .sealedKey(let key):
+            writer.byte(13)
+            writer.lengthPrefixed(key.box)
+            writer.item(key.item)
         }
     }
 
@@ -270,6 +288,7 @@ public enum Response: Sendable {
             var references: [PersistentReference] = []
             for _ in 0..<total { references.append(PersistentReference(bytes: Array(try reader.lengthPrefixed()))) }
             self = .references(references)
+        case 13: self = .sealedKey(SealedKey(box: Array(try reader.lengthPrefixed()), item: try reader.item()))
         case 20: self = .biometry(try reader.biometry())
         case 21: self = .biometricCheck(try reader.enrolment())
         case 22: self = .accessLog(try reader.data())

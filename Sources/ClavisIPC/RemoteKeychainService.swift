@@ -82,6 +82,20 @@ public final class RemoteKeychainService: KeychainService {
         }
     }
 
+    public func generateSealedKey(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<SealedKey> {
+        try answer(.generateSealedKey(item)) { (response) throws(KeychainError) -> SealedKey? in
+            if case .sealedKey(let key) = response { key } else { nil }
+        }
+    }
+
+    public func useSealedKey(_ box: [UInt8], for use: KeyUse, authentication: AuthenticationProof?)
+        throws(KeychainError) -> ServiceAnswer<SecureBytes>
+    {
+        try answer(.useSealedKey(box, use, authentication)) { (response) throws(KeychainError) -> SecureBytes? in
+            if case .keyResult(let result) = response { result } else { nil }
+        }
+    }
+
     public func lock() throws(KeychainError) {
         try expectDone(.lock)
     }

@@ -63,6 +63,17 @@ enum RequestHandler {
                     .keyResult($0)
                 }
                 return (answered, subject)
+            case .generateSealedKey(let item):
+                let answered = response(try service.generateSealedKey(item)) { key in
+                    subject.accessGroups = [key.item.accessGroup]
+                    return .sealedKey(key)
+                }
+                return (answered, subject)
+            case .useSealedKey(let box, let use, let proof):
+                let answered = response(try service.useSealedKey(box, for: use, authentication: proof)) {
+                    .keyResult($0)
+                }
+                return (answered, subject)
             case .lock:
                 try service.lock()
                 return (.done, subject)
@@ -120,6 +131,12 @@ enum RequestHandler {
                 accessGroups: [item.attributes[.accessGroup]?.stringValue ?? defaultGroup].compactMap { $0 })
         // The key item used, named by its persistent reference; never the input or what the key made.
         case .useKey(let reference, _, _): Subject(operation: "useKey", itemClass: .key, items: [reference])
+        case .generateSealedKey(let item):
+            Subject(
+                operation: "generateSealedKey", itemClass: .key,
+                accessGroups: [item.attributes[.accessGroup]?.stringValue ?? defaultGroup].compactMap { $0 })
+        // A key no item holds: nothing names it but the box, which stays out of the log.
+        case .useSealedKey: Subject(operation: "useSealedKey", itemClass: .key)
         case .lock: Subject(operation: "lock")
         case .unlock: Subject(operation: "unlock")
         case .verifyPasscode: Subject(operation: "verifyPasscode")

@@ -280,7 +280,7 @@ package final class Keychain: Sendable {
     /// passcode's lockout or KDF, a query plan) neither counts towards a pin nor takes one, so that a command reading
     /// one item beside its status opens no second connection. Either gives a held pin back when it saw another
     /// connection's change.
-    private func perform<Result: Sendable>(
+    func perform<Result: Sendable>(
         writing: Bool = false, readsItems: Bool = false, _ body: (KeychainEngine) throws -> Result
     ) throws(KeychainError) -> Result {
         do {

@@ -50,4 +50,31 @@ struct TPMEnclaveKeyTests {
             #expect(SecKeyCreateSignature(key, algorithm, message, &error) == nil)
         }
     }
+
+    @Test func aKeyThatIsNotPermanentIsMadeAndUsedByTheTPMToo() throws {
+        var tpm: SoftwareTPM? = try SoftwareTPM()
+        let folder = try TemporaryFolder()
+        let configuration = ClavisConfiguration.bound(to: try #require(tpm), home: folder.home)
+        try ClavisConfiguration.withConfiguration(configuration) {
+            let parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+            ]
+            var error: Unmanaged<CFError>?
+            let key = try #require(SecKeyCreateRandomKey(parameters as CFDictionary, &error))
+            let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
+            #expect(attributes[kClavisAttrTokenHolder as String] as? String == kClavisTokenHolderTPM as String)
+            #expect(attributes[kSecAttrIsPermanent as String] as? Bool == false)
+            let publicKey = try #require(SecKeyCopyPublicKey(key))
+            let message = Data("signed by the TPM, kept nowhere".utf8) as CFData
+            let algorithm = SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256
+            let signature = try #require(SecKeyCreateSignature(key, algorithm, message, &error))
+            #expect(SecKeyVerifySignature(publicKey, algorithm, message, signature, &error))
+            let query: [String: Any] = [kSecClass as String: kSecClassKey]
+            #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecItemNotFound)
+            // The sealed box holds the TPM's object: without the TPM, no signature.
+            tpm = nil
+            #expect(SecKeyCreateSignature(key, algorithm, message, &error) == nil)
+        }
+    }
 }

@@ -71,6 +71,25 @@ extension KeychainClient {
         return key
     }
 
+    /// Generates an EC P-256 private key inside the keychain service, held by its token as `generateTokenKey`'s is,
+    /// without storing it: the key answered is sealed to this keychain (`SealedKey`), bound to the access group,
+    /// `ThisDeviceOnly` protection and access control `attributes` name, and used through `useSealedKey`.
+    ///
+    /// - Throws: `param` for a synchronizable key or another protection; what `generateSealedKey` throws.
+    public func generateSealedTokenKey(
+        attributes: [AttributeKey: AttributeValue] = [:], authentication: CallAuthentication = CallAuthentication()
+    ) throws(KeychainError) -> SealedKey {
+        guard attributes[.synchronizable]?.boolValue != true else {
+            throw KeychainError(.param, "a key held by a token never leaves the device, so it cannot synchronize")
+        }
+        var attributes = attributes
+        attributes[.tokenID] = .string(TokenKey.secureEnclave)
+        attributes[.synchronizable] = .bool(false)
+        return try generateSealedKey(
+            NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8]())),
+            authentication: authentication)
+    }
+
     /// The asymmetric keys `query` selects (its class is taken as `.key`, their secrets read), in insertion order;
     /// empty when none match. Symmetric keys are left out.
     public func findKeys(_ query: ItemQuery, authentication: CallAuthentication = CallAuthentication())

@@ -14,6 +14,9 @@ public struct ByteReader {
         self.subject = subject
     }
 
+    /// How many bytes have been read: where the next read starts.
+    public var position: Int { offset }
+
     /// True when every byte has been read.
     public var isAtEnd: Bool { offset == bytes.count }
 

@@ -55,6 +55,21 @@ public protocol KeychainService: Sendable {
     func useKey(_ reference: PersistentReference, for use: KeyUse, authentication: AuthenticationProof?)
         throws(KeychainError) -> ServiceAnswer<SecureBytes>
 
+    /// Generates an EC P-256 private key inside the service, as `addGeneratedKey` does, without storing it: the key
+    /// is handed out sealed to this keychain (`SealedKey`), bound to the access group (checked as `add` checks it)
+    /// and access control `item` names; its public key is the answered item's secret.
+    ///
+    /// - Throws: as `addGeneratedKey`.
+    func generateSealedKey(_ item: NewItem) throws(KeychainError) -> ServiceAnswer<SealedKey>
+
+    /// Runs `use` with the private key sealed in `box` (`SealedKey.box`), as `authentication` allows its access
+    /// control; the signature or shared secret. `.needsUnlock` while its protection class is closed.
+    ///
+    /// - Throws: `missingEntitlement` when the caller lacks the key's access group, `decode` for a box this keychain
+    ///   did not seal, `param` for input the key refuses.
+    func useSealedKey(_ box: [UInt8], for use: KeyUse, authentication: AuthenticationProof?)
+        throws(KeychainError) -> ServiceAnswer<SecureBytes>
+
     /// Locks the keychain: the `WhenUnlocked` classes close.
     func lock() throws(KeychainError)
 

@@ -23,6 +23,7 @@ final class ClassKey {
     private var deriving: HMACSHA256Key?
 
     private static let derivationTag = Array("clavis.item-key.v3".utf8)
+    private static let detachedDerivationTag = Array("clavis.detached-key.v1".utf8)
 
     /// Keeps `key`, which must be 32 bytes.
     init(_ key: SecureBytes) throws(CryptoError) {
@@ -37,6 +38,14 @@ final class ClassKey {
         precondition(salt.count == Self.saltByteCount, "an item key is derived from a \(Self.saltByteCount)-byte salt")
         if deriving == nil { deriving = HMACSHA256Key(key) }
         return deriving!.derivedKey(for: Self.derivationTag + salt)
+    }
+
+    /// The key of a box sealed outside any item (`Keychain.sealOutsideItems`) that drew `salt`: derived as an item
+    /// key is, under a tag of its own, so that no box key is ever an item key.
+    func detachedKey(salt: [UInt8]) -> SecureBytes {
+        precondition(salt.count == Self.saltByteCount, "a box key is derived from a \(Self.saltByteCount)-byte salt")
+        if deriving == nil { deriving = HMACSHA256Key(key) }
+        return deriving!.derivedKey(for: Self.detachedDerivationTag + salt)
     }
 
     /// Unwraps an item key wrapped with RFC 3394 (a row sealed before format 2); `authenticationFailed` when the

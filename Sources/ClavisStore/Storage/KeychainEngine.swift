@@ -260,7 +260,8 @@ final class KeychainEngine {
 
     /// Sets, changes (`newPasscode` non-nil) or removes (`nil`) the passcode after checking `current`.
     ///
-    /// Only the class keys are re-wrapped; removal also erases every `WhenPasscodeSetThisDeviceOnly` item.
+    /// Only the class keys are re-wrapped; removal also erases every `WhenPasscodeSetThisDeviceOnly` item and
+    /// replaces that class's key.
     /// `derivedCurrent` and `derivedNew` are the two passcodes' keys when `Keychain` derived them outside the lock.
     func setPasscode(
         _ newPasscode: SecureBytes?, current: SecureBytes?, kdf: PasscodeKDF?,
@@ -278,10 +279,14 @@ final class KeychainEngine {
         }
         let (keys, rewrapped) = try countingPasscodeAttempts(current, derived: derivedCurrent) { currentKey in
             try connection.transaction {
-                let keys = try openEveryClass(currentKey)
+                var keys = try openEveryClass(currentKey)
                 if newPasscode == nil {
                     try deleteItemRows(
                         where: "protection = ?", [.text(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue)])
+                    // A new key for the class, so that nothing sealed under the old one (a box held outside the
+                    // items: `Keychain.sealOutsideItems`) opens again, as Apple's keys of the class die with the
+                    // passcode.
+                    keys[.whenPasscodeSetThisDeviceOnly] = SecureRandom.secureBytes(count: AESGCM.keyByteCount)
                 }
                 // Re-wrap a copy: the engine's keybag changes only once the transaction has committed.
                 var rewrapped = keybag

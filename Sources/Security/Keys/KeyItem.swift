@@ -42,9 +42,13 @@ enum KeyItem {
     ) throws(KeychainError) -> (attributes: [AttributeKey: AttributeValue], secret: SecureBytes) {
         let item: NewItem
         if let reference {
-            guard reference.token == nil else {
-                // A key a token holds is in the keychain already: its item is the only one it has.
-                throw KeychainError(.duplicateItem, "a key held by a token is stored already")
+            if let token = reference.token {
+                guard token.isSealed else {
+                    // A key a token holds is in the keychain already: its item is the only one it has.
+                    throw KeychainError(.duplicateItem, "a key held by a token is stored already")
+                }
+                throw KeychainError(
+                    .param, "a key the token holds without an item cannot be stored: make it with kSecAttrIsPermanent")
             }
             item = try KeyItemFormat.newItem(for: reference.key, attributes: given)
         } else if let data {
@@ -74,7 +78,7 @@ enum KeyItem {
         attributes[kSecAttrIsPermanent as String] = true
         let token =
             stored.isTokenHeld
-            ? TokenHandle(reference: item.persistentReference, authentication: authentication) : nil
+            ? TokenHandle(holding: .item(item.persistentReference), authentication: authentication) : nil
         return SecKey(key: stored.key, attributes: attributes, token: token)
     }
 }

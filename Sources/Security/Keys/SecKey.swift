@@ -32,17 +32,35 @@ public final class SecKey: @unchecked Sendable {
     var isPrivate: Bool { token != nil || key.isPrivate }
 }
 
-/// Where a token-held private key is: its key item in the keychain, and how calls on it authenticate (the
-/// context and interface the call that made or found the key was given).
+/// Where a token-held private key is, and how calls on it authenticate (the context and interface the call that
+/// made or found the key was given).
 struct TokenHandle: Sendable {
-    /// The key item.
-    let reference: PersistentReference
+    /// Where the service finds the private key.
+    enum Holding: Sendable {
+        /// In its key item (a permanent key).
+        case item(PersistentReference)
+        /// In the box the service sealed it in, which only this `SecKey` keeps (a key that is not permanent).
+        case sealed([UInt8])
+    }
+
+    /// Where the private key is.
+    let holding: Holding
     /// The authentication options of every use.
     let authentication: CallAuthentication
 
+    /// True for a key that no item holds.
+    var isSealed: Bool {
+        if case .sealed = holding { true } else { false }
+    }
+
     /// Runs `use` in the keychain service with the key's private key.
     func run(_ use: KeyUse) throws(KeychainError) -> SecureBytes {
-        try KeychainClient().useKey(reference, for: use, authentication: authentication)
+        switch holding {
+        case .item(let reference):
+            try KeychainClient().useKey(reference, for: use, authentication: authentication)
+        case .sealed(let box):
+            try KeychainClient().useSealedKey(box, for: use, authentication: authentication)
+        }
     }
 }
 

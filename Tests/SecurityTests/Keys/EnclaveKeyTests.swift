@@ -173,7 +173,7 @@ import Testing
         #expect(mine != nil && (mine as Data?)?.count == 32 && (mine as Data?) == (theirs as Data?))
     }
 
-    @Test func onlyPermanentP256KeysAreHeldByTheToken() {
+    @Test func onlyP256KeysAreHeldByTheToken() {
         let tag = uniqueTag()
         for (type, bits) in [(kSecAttrKeyTypeRSA, 2048), (kSecAttrKeyTypeECSECPrimeRandom, 384)] as [(CFString, Int)] {
             var parameters = enclaveParameters(tag: tag)
@@ -185,10 +185,6 @@ import Testing
         var otherToken = enclaveParameters(tag: tag)
         otherToken[kSecAttrTokenID as String] = "com.example.token"
         #expect(creationError(otherToken).1 == Int(errSecParam))
-        // A transient token key would need a token outside the keychain, which Clavis does not have yet.
-        var transient = enclaveParameters(tag: tag)
-        transient[kSecPrivateKeyAttrs as String] = [kSecAttrApplicationTag as String: tag]
-        #expect(creationError(transient).1 == Int(errSecUnimplemented))
         // None of them stored anything.
         let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag]
         #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecItemNotFound)
@@ -237,55 +233,8 @@ import Testing
         }
     }
 
-    /// A keychain of its own whose scripted sensor reads a script of its own, so that the access-control suites,
-    /// which rewrite theirs while this suite runs, cannot consume or replace this test's outcomes.
-    private struct OwnSensor {
-        let home: String
-        let script: String
-
-        init() throws {
-            let folder = try makeTemporaryFolder("clavis-enclave-acl")
-            home = folder + "/home"
-            script = folder + "/biometry.json"
-            write(outcomes: [])
-            // A passcode, as on the access-control suites' keychain.
-            let passcode = SecureBytes(Data(ACL.passcode.utf8))
-            try run { try KeychainClient().setPasscode(passcode, current: nil, strength: .cheapForTesting) }
-        }
-
-        /// The sensor's next outcomes, with one finger enrolled.
-        func write(outcomes: [String]) {
-            let contents: [String: Any] = ["enrolled": ["right-index"], "outcomes": outcomes, "whenEmpty": "cancel"]
-            try! JSONSerialization.data(withJSONObject: contents).write(to: URL(fileURLWithPath: script))
-        }
-
-        /// The outcomes not yet consumed.
-        var remainingOutcomes: [String] {
-            let data = FileManager.default.contents(atPath: script) ?? Data()
-            return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["outcomes"] as? [String] ?? []
-        }
-
-        private var configuration: ClavisConfiguration {
-            var configuration = ClavisConfiguration.current.with(home: home)
-            configuration.biometryScript = script
-            let socket = TestKeychain.daemonSocket(home: home, biometryScript: script)
-            return configuration.with(daemonSocket: socket ?? configuration.daemonSocket)
-        }
-
-        func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-            try ClavisConfiguration.withConfiguration(configuration, body)
-        }
-
-        func run<Result>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result)
-            async rethrows
-            -> Result
-        {
-            try await ClavisConfiguration.withConfiguration(configuration, body)
-        }
-    }
-
     @Test func aBiometryCurrentSetKeySignsOnlyWithAnEvaluatedContext() async throws {
-        let sensor = try OwnSensor()
+        let sensor = try OwnSensorKeychain()
         let tag = uniqueTag()
         let access = ACL.access([.privateKeyUsage, .biometryCurrentSet])
         let key = try sensor.run { try makeEnclaveKey(tag: tag, access: access) }
