@@ -138,6 +138,19 @@ public struct KeychainClient: Sendable {
         }
     }
 
+    /// Stores the key sealed in `box` (`SealedKey.box`) as the key item `item` describes, with the group,
+    /// protection and access control it was made with; returns the item as stored, whose secret is the public key.
+    public func addSealedKey(
+        _ box: [UInt8], as item: NewItem, authentication: CallAuthentication = CallAuthentication()
+    ) throws(KeychainError) -> Item {
+        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
+            (proof, _) throws(KeychainError) in
+            var item = item
+            item.authentication = proof
+            return try service.addSealedKey(box, as: item)
+        }
+    }
+
     // MARK: The keychain
 
     /// Deletes the items of those of `groups` no registered app holds: a removed app's (see

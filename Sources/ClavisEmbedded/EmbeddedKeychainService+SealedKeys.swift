@@ -61,6 +61,38 @@ extension EmbeddedKeychainService {
     }
 }
 
+extension EmbeddedKeychainService {
+    public func addSealedKey(_ box: [UInt8], as item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        let (header, context, sealed) = try SealedKeyHeader.split(box)
+        try entitlements.require(header.accessGroup)
+        if let group = item.attributes[.accessGroup], group != .string(header.accessGroup) {
+            throw KeychainError(.param, "the key belongs to access group \(header.accessGroup), and stays in it")
+        }
+        return try keychain.openOutsideItems(sealed, protection: header.protection, context: context).flatMap {
+            (secret) throws(KeychainError) -> ServiceAnswer<Item> in
+            guard let publicBytes = Self.heldKeyPublicBytes(secret) else {
+                throw KeychainError(.decode, "the sealed box holds no key")
+            }
+            var stored = NewItem(itemClass: .key, attributes: item.attributes, secret: secret)
+            stored.authentication = item.authentication
+            stored.attributes[.tokenID] = .string(TokenKey.secureEnclave)
+            stored.attributes[.tokenHolder] = .string(header.holder.rawValue)
+            stored.attributes[.accessGroup] = .string(header.accessGroup)
+            stored.attributes[.accessible] = .string(header.protection.rawValue)
+            stored.attributes[.accessControl] = header.accessControl.map { .data($0.encoded) }
+            stored.attributes[.synchronizable] = .bool(false)
+            for (name, value) in Self.tokenKeyFacts(publicBytes: publicBytes, isPermanent: true) {
+                stored.attributes[name] = value
+            }
+            return try keychain.add(stored).map { added in
+                var added = added
+                added.secret = SecureBytes(publicBytes)
+                return added
+            }
+        }
+    }
+}
+
 /// What a `SealedKey`'s box says in clear and its sealing binds: whose the key is and what guards it.
 struct SealedKeyHeader {
     var accessGroup: String

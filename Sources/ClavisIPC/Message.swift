@@ -24,6 +24,7 @@ public enum Request: Sendable {
     case useKey(PersistentReference, KeyUse, AuthenticationProof?)
     case generateSealedKey(NewItem)
     case useSealedKey([UInt8], KeyUse, AuthenticationProof?)
+    case addSealedKey([UInt8], NewItem)
     case purgeAccessGroups([String])
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
@@ -101,6 +102,10 @@ public enum Request: Sendable {
             writer.lengthPrefixed(box)
             writer.keyUse(use)
             writer.proof(proof)
+        case .addSealedKey(let box, let item):
+            writer.byte(17)
+            writer.lengthPrefixed(box)
+            writer.newItem(item)
         case .purgeAccessGroups(let groups):
             writer.byte(25)
             writer.strings(groups)
@@ -135,6 +140,7 @@ public enum Request: Sendable {
         case 14: self = .lockedItemReferences(try reader.query())
         case 15: self = .generateSealedKey(try reader.newItem())
         case 16: self = .useSealedKey(Array(try reader.lengthPrefixed()), try reader.keyUse(), try reader.proof())
+        case 17: self = .addSealedKey(Array(try reader.lengthPrefixed()), try reader.newItem())
         case 20: self = .promptForPasscode(try reader.prompt())
         case 21: self = .biometryStatus
         case 22: self = .scanBiometry(reason: try reader.string(), try reader.session())

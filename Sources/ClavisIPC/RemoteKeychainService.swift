@@ -96,6 +96,12 @@ public final class RemoteKeychainService: KeychainService {
         }
     }
 
+    public func addSealedKey(_ box: [UInt8], as item: NewItem) throws(KeychainError) -> ServiceAnswer<Item> {
+        try answer(.addSealedKey(box, item)) { (response) throws(KeychainError) -> Item? in
+            if case .item(let item) = response { item } else { nil }
+        }
+    }
+
     public func lock() throws(KeychainError) {
         try expectDone(.lock)
     }

@@ -74,6 +74,13 @@ enum RequestHandler {
                     .keyResult($0)
                 }
                 return (answered, subject)
+            case .addSealedKey(let box, let item):
+                let answered = response(try service.addSealedKey(box, as: item)) { stored in
+                    subject.items = [stored.persistentReference]
+                    subject.accessGroups = [stored.accessGroup]
+                    return .item(stored)
+                }
+                return (answered, subject)
             case .lock:
                 try service.lock()
                 return (.done, subject)
@@ -137,6 +144,7 @@ enum RequestHandler {
                 accessGroups: [item.attributes[.accessGroup]?.stringValue ?? defaultGroup].compactMap { $0 })
         // A key no item holds: nothing names it but the box, which stays out of the log.
         case .useSealedKey: Subject(operation: "useSealedKey", itemClass: .key)
+        case .addSealedKey: Subject(operation: "addSealedKey", itemClass: .key)
         case .lock: Subject(operation: "lock")
         case .unlock: Subject(operation: "unlock")
         case .verifyPasscode: Subject(operation: "verifyPasscode")

@@ -113,6 +113,16 @@ import Testing
             _ = try stranger.useSealedKey(key.box, for: .signDigest(digest), authentication: nil)
         }
         #expect(refused?.code == .missingEntitlement)
+        let kept = #expect(throws: KeychainError.self) { _ = try stranger.addSealedKey(key.box, as: request) }
+        #expect(kept?.code == .missingEntitlement)
+        // The owner keeps it in its group, and in no other.
+        var elsewhere = request
+        elsewhere.attributes[.accessGroup] = .string("TEAM.app")
+        let moved = #expect(throws: KeychainError.self) { _ = try owner.addSealedKey(key.box, as: elsewhere) }
+        #expect(moved?.code == .param)
+        let stored = try owner.addSealedKey(key.box, as: request).resultOrThrow()
+        #expect(stored.accessGroup == "TEAM.shared" && stored.secret == key.item.secret)
+        #expect(try owner.find(ItemQuery(itemClass: .key)).resultOrThrow().count == 1)
         // Nor may an app make a key in a group it lacks.
         var foreign = request
         foreign.attributes[.accessGroup] = .string("TEAM.shared")

@@ -112,6 +112,13 @@ func copyMatching(_ query: [String: Any]) -> (status: OSStatus, result: AnyObjec
     return (status, result)
 }
 
+/// `SecItemAdd` returning its status and result together.
+func addItem(_ attributes: [String: Any]) -> (status: OSStatus, result: AnyObject?) {
+    var result: AnyObject?
+    let status = SecItemAdd(attributes as CFDictionary, &result)
+    return (status, result)
+}
+
 /// Adds a generic password and returns the status.
 @discardableResult
 func addGenericPassword(

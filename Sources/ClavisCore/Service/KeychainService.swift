@@ -70,6 +70,14 @@ public protocol KeychainService: Sendable {
     func useSealedKey(_ box: [UInt8], for use: KeyUse, authentication: AuthenticationProof?)
         throws(KeychainError) -> ServiceAnswer<SecureBytes>
 
+    /// Stores the key sealed in `box` (`SealedKey.box`) as the key item `item` describes (label, tag; its secret
+    /// ignored), with the access group, protection and access control the key was made with: a key made without
+    /// `kSecAttrIsPermanent`, kept after all. Returns the item as stored, whose secret is the public key.
+    ///
+    /// - Throws: as `add`; `missingEntitlement` when the caller lacks the key's group, `param` when `item` names
+    ///   another group, `decode` for a box this keychain did not seal.
+    func addSealedKey(_ box: [UInt8], as item: NewItem) throws(KeychainError) -> ServiceAnswer<Item>
+
     /// Locks the keychain: the `WhenUnlocked` classes close.
     func lock() throws(KeychainError)
 

@@ -25,4 +25,17 @@ extension ServiceAnswer {
         case .needsAuthentication(let policy, let use): .needsAuthentication(policy, use)
         }
     }
+
+    /// The answer of `transform` on this answer's result, which may itself need something first; this answer's
+    /// need when it has one.
+    @inlinable
+    public func flatMap<Other: Sendable, Failure: Error>(
+        _ transform: (Result) throws(Failure) -> ServiceAnswer<Other>
+    ) throws(Failure) -> ServiceAnswer<Other> {
+        switch self {
+        case .done(let result): try transform(result)
+        case .needsUnlock: .needsUnlock
+        case .needsAuthentication(let policy, let use): .needsAuthentication(policy, use)
+        }
+    }
 }

@@ -47,8 +47,9 @@ enum KeyItem {
                     // A key a token holds is in the keychain already: its item is the only one it has.
                     throw KeychainError(.duplicateItem, "a key held by a token is stored already")
                 }
+                // SecItemAdd of the key alone stores it (`ItemOperations.addSealedKey`); beside a certificate, not.
                 throw KeychainError(
-                    .param, "a key the token holds without an item cannot be stored: make it with kSecAttrIsPermanent")
+                    .param, "a key the token holds without an item is stored by SecItemAdd of the key, then paired")
             }
             item = try KeyItemFormat.newItem(for: reference.key, attributes: given)
         } else if let data {

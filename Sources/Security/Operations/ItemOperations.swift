@@ -24,6 +24,9 @@ enum ItemOperations {
             for case (let name as String, let value) in attributes { given[name] = value }
             return try IdentityItems.add(given, identity: identity, result)
         }
+        if let key = attributes.object(forKey: kSecValueRef) as? SecKey, case .sealed(let box)? = key.token?.holding {
+            return try addSealedKey(attributes, box: box, result)
+        }
         let configuration = ClavisConfiguration.current
         let request = try ItemRequest(attributes, for: .add, defaultRules: .configuredDefault(configuration))
         let item = newItem(for: request)
@@ -31,6 +34,28 @@ enum ItemOperations {
             item, authentication: request.authentication.call)
         guard let result, !request.returns.isEmpty else { return }
         if request.returns.contains(.data) || request.returns.contains(.reference) { added.secret = item.secret }
+        result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
+    }
+
+    /// `SecItemAdd` of a token key made without `kSecAttrIsPermanent`: the service stores the key its box holds, with
+    /// the caller's attributes (label, tag) and the group, class and access control the key was made with.
+    private static func addSealedKey(
+        _ attributes: NSDictionary, box: [UInt8], _ result: UnsafeMutablePointer<CFTypeRef?>?
+    ) throws(KeychainError) {
+        var given: [String: Any] = [:]
+        for case (let name as String, let value) in attributes where name != kSecValueRef as String {
+            given[name] = value
+        }
+        given[kSecAttrTokenID as String] = kSecAttrTokenIDSecureEnclave
+        let configuration = ClavisConfiguration.current
+        let request = try ItemRequest(
+            NSDictionary(dictionary: given), for: .add, defaultRules: .configuredDefault(configuration))
+        var item = newItem(for: request)
+        // The key keeps the class it was made with.
+        item.attributes[.accessible] = nil
+        let added = try KeychainClient(configuration: configuration).addSealedKey(
+            box, as: item, authentication: request.authentication.call)
+        guard let result, !request.returns.isEmpty else { return }
         result.pointee = ResultShape.object(for: [added], returns: request.returns, limit: .one)
     }
 

@@ -72,14 +72,11 @@ import Testing
             peer, .ecdhKeyExchangeStandardX963SHA256, publicKey, exchange as CFDictionary, nil)
         #expect(mine != nil && (mine as Data?) == (theirs as Data?))
 
-        // Its private key is not exportable, no search finds it, and it cannot be stored afterwards.
+        // Its private key is not exportable, and no search finds it.
         var exportError: Unmanaged<CFError>?
         #expect(SecKeyCopyExternalRepresentation(key, &exportError) == nil)
         #expect(code(exportError?.takeRetainedValue()) == Int(errSecUnimplemented))
         let query: [String: Any] = [kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag]
-        #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecItemNotFound)
-        let add: [String: Any] = [kSecClass as String: kSecClassKey, kSecValueRef as String: key]
-        #expect(SecItemAdd(add as CFDictionary, nil) == errSecParam)
         #expect(SecItemCopyMatching(query as CFDictionary, nil) == errSecItemNotFound)
         // Two keys made alike are two keys.
         let other = try makeKey(transientParameters(tag: tag))
@@ -89,6 +86,42 @@ import Testing
                 publicKey, .ecdsaSignatureMessageX962SHA256, message,
                 try #require(sign(other, .ecdsaSignatureMessageX962SHA256, message).0)
             ).0)
+    }
+
+    @Test func secItemAddKeepsItAfterAllWithItsClassAndAccessControl() throws {
+        let tag = uniqueTag()
+        let access = ACL.access([.privateKeyUsage], kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)
+        let key = try makeKey(transientParameters(tag: Data("made".utf8), access: access))
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecValueRef as String: key, kSecAttrApplicationTag as String: tag,
+            kSecAttrLabel as String: "kept", kSecReturnRef as String: true,
+        ]
+        let (status, added) = addItem(add)
+        #expect(status == errSecSuccess)
+        let stored = try #require(added as! SecKey?)
+        #expect(stored == key)
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+            kSecReturnAttributes as String: true, kSecReturnRef as String: true,
+        ]
+        let (found, result) = copyMatching(query)
+        #expect(found == errSecSuccess)
+        let attributes = try #require(result as? [String: Any])
+        #expect(attributes[kSecAttrLabel as String] as? String == "kept")
+        #expect(attributes[kSecAttrTokenID as String] as? String == kSecAttrTokenIDSecureEnclave as String)
+        #expect(
+            attributes[kSecAttrAccessible as String] as? String
+                == kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+        #expect(attributes[kSecAttrAccessControl as String] != nil)
+        // The stored key is the same key: what it signs, the first key's public key verifies.
+        let reference = try #require(attributes[kSecValueRef as String] as! SecKey?)
+        let signature = try #require(sign(reference, .ecdsaSignatureMessageX962SHA256, message).0)
+        #expect(verify(try publicKey(of: key), .ecdsaSignatureMessageX962SHA256, message, signature).0)
+        // Once only: the same key again is a duplicate.
+        #expect(addItem(add).0 == errSecDuplicateItem)
+        #expect(
+            SecItemDelete([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag] as CFDictionary)
+                == errSecSuccess)
     }
 
     @Test func itsPublicKeyMayStillBeKeptWhenAsked() throws {
