@@ -43,6 +43,10 @@ let package = Package(
         // CTPM loads tpm2-tss on first use (dlopen): only a program that meets a TPM loads its libraries.
         .target(name: "CTPM", dependencies: ["CTSS2"]),
         .target(name: "ClavisTPM", dependencies: ["ClavisCore", "CTPM"]),
+        // libpq's header; CPostgres loads the library on first use (dlopen), so only a program that syncs loads it.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "CPostgres", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "ClavisSync", dependencies: ["ClavisCore", "ClavisCrypto", "CPostgres"]),
         .target(name: "ClavisCore"),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
@@ -67,6 +71,7 @@ let package = Package(
             name: "clavis-bench",
             dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
+        .testTarget(name: "ClavisSyncTests", dependencies: ["ClavisSync", "ClavisCore"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
@@ -107,6 +112,7 @@ let package = Package(
             name: "clavis",
             dependencies: [
                 "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto", "CSecretSource",
+                "ClavisSync",
             ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),

@@ -1,0 +1,66 @@
+internal import CPostgres
+public import ClavisCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A notification the server sent to a channel this connection listens on (`NOTIFY`).
+public struct SyncNotification: Sendable, Equatable {
+    /// The channel.
+    public var channel: String
+    /// The payload (at most 8,000 bytes, PostgreSQL's limit).
+    public var payload: String
+
+    /// A notification on `channel` with `payload`.
+    public init(channel: String, payload: String) {
+        self.channel = channel
+        self.payload = payload
+    }
+}
+
+extension SyncDatabase {
+    /// Listens on `channel`: the server's notifications to it reach `nextNotification`.
+    ///
+    /// - Throws: `param` for a channel name that is not a plain identifier; what `execute` throws.
+    public func listen(_ channel: String) throws(KeychainError) {
+        try execute("LISTEN \(try SyncIdentifier.quoted(channel))")
+    }
+
+    /// The next notification received, waiting for one at most `milliseconds` (-1: without limit); `nil` when none
+    /// came in time.
+    ///
+    /// - Throws: `notAvailable` when the connection failed.
+    public func nextNotification(waitingAtMost milliseconds: Int32) throws(KeychainError) -> SyncNotification? {
+        if let waiting = takeNotification() { return waiting }
+        var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+        guard descriptor.fd >= 0 else { throw KeychainError(.notAvailable, "the sync database connection is closed") }
+        while true {
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            break
+        }
+        guard consumeInput() else {
+            throw KeychainError(.notAvailable, "the sync database connection failed while waiting")
+        }
+        return takeNotification()
+    }
+}
+
+extension SyncDatabase {
+    fileprivate var socketDescriptor: Int32 { clavis_pg_socket(connection) }
+
+    fileprivate func consumeInput() -> Bool { clavis_pg_consume_input(connection) != 0 }
+
+    fileprivate func takeNotification() -> SyncNotification? {
+        var channel = [CChar](repeating: 0, count: 256)
+        var payload = [CChar](repeating: 0, count: 8192)
+        guard clavis_pg_next_notification(connection, &channel, channel.count, &payload, payload.count) != 0 else {
+            return nil
+        }
+        return SyncNotification(channel: String(cString: channel), payload: String(cString: payload))
+    }
+}

@@ -1,0 +1,101 @@
+import ClavisCore
+import ClavisSync
+import Foundation
+import Glibc
+
+/// A real PostgreSQL server for one test: a fresh cluster in a temporary folder, run by the `postgres` user (the
+/// server refuses root), listening only on a Unix socket in that folder, with trust authentication so that a test
+/// may log in as any role; stopped and removed when the value goes.
+final class PostgresServer {
+    /// The folder holding the cluster and the socket.
+    let folder: String
+    /// The superuser the cluster was made with.
+    let administrator = "clavis_admin"
+
+    private static let binaries = "/usr/lib/postgresql/15/bin"
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appending(path: "clavis-pg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.run("/bin/chown", ["postgres:postgres", folder])
+        try Self.run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", Self.binaries + "/initdb", "--pgdata", folder + "/data", "--auth", "trust",
+                "--username", administrator, "--no-sync", "--no-instructions",
+            ])
+        // pg_ctl -w returns once the server accepts connections.
+        try Self.run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", Self.binaries + "/pg_ctl", "--pgdata", folder + "/data", "--wait",
+                "--log", folder + "/server.log", "--options",
+                "-c listen_addresses='' -c unix_socket_directories='\(folder)' -c fsync=off", "start",
+            ])
+    }
+
+    deinit {
+        try? Self.run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", Self.binaries + "/pg_ctl", "--pgdata", folder + "/data", "--mode", "immediate",
+                "--wait", "stop",
+            ])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The connection string for `role` (the administrator by default) on database `database`.
+    func connectionString(role: String? = nil, database: String = "postgres") -> String {
+        "host=\(folder) dbname=\(database) user=\(role ?? administrator)"
+    }
+
+    /// A connection as `role`.
+    func connect(as role: String? = nil) throws(KeychainError) -> SyncDatabase {
+        try SyncDatabase(connectionString: connectionString(role: role))
+    }
+
+    /// True when this machine can run a server for the tests (Debian's postgresql, a postgres user).
+    static var isInstalled: Bool {
+        FileManager.default.isExecutableFile(atPath: binaries + "/initdb")
+            && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
+    }
+
+    /// Runs a program to its end (posix_spawn, then waitpid); throws with its output when it fails. Not Foundation's
+    /// `Process`, which waits for a descriptor the server `pg_ctl` starts inherits and keeps open; the output goes
+    /// through a file for the same reason.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let outputPath = FileManager.default.temporaryDirectory.appending(path: "clavis-pg-\(UUID().uuidString).out")
+            .path
+        let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw ProgramFailure(description: "cannot create \(outputPath)") }
+        defer {
+            close(output)
+            unlink(outputPath)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var child = pid_t()
+        let spawned = posix_spawn(&child, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ProgramFailure(description: "\(program) could not start: errno \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited (the low seven bits clear) with status 0.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw ProgramFailure(description: "\(program) \(arguments.joined(separator: " ")): \(text)")
+        }
+        return text
+    }
+
+    /// A program that exited with a failure, and what it printed.
+    struct ProgramFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+}
