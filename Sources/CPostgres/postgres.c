@@ -25,7 +25,8 @@
     X(PQsocket)                                                                                                      \
     X(PQconsumeInput)                                                                                                \
     X(PQnotifies)                                                                                                    \
-    X(PQfreemem)
+    X(PQfreemem)                                                                                                     \
+    X(PQsetNoticeProcessor)
 
 static struct {
 #define CLAVIS_PQ_FIELD(name) __typeof__(name) *name;
@@ -59,6 +60,12 @@ static void copy_text(const char *text, char *buffer, size_t capacity) {
     buffer[length] = '\0';
 }
 
+/// Drops the server's notices ("already exists, skipping"): libpq's default prints them on standard error.
+static void ignore_notice(void *context, const char *message) {
+    (void)context;
+    (void)message;
+}
+
 clavis_pg *clavis_pg_connect(const char *conninfo, char *error, size_t capacity) {
     if (!clavis_pg_available()) {
         copy_text("libpq.so.5 could not be loaded (Debian: libpq5)", error, capacity);
@@ -74,6 +81,7 @@ clavis_pg *clavis_pg_connect(const char *conninfo, char *error, size_t capacity)
         api.PQfinish(connection);
         return NULL;
     }
+    api.PQsetNoticeProcessor(connection, ignore_notice, NULL);
     return (clavis_pg *)connection;
 }
 

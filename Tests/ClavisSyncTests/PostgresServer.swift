@@ -60,11 +60,23 @@ final class PostgresServer {
             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
     }
 
-    /// Runs a program to its end (posix_spawn, then waitpid); throws with its output when it fails. Not Foundation's
-    /// `Process`, which waits for a descriptor the server `pg_ctl` starts inherits and keeps open; the output goes
-    /// through a file for the same reason.
+    /// Runs a program to its end; throws with its output when it fails.
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let (status, output) = try spawn(program, arguments)
+        guard status == 0 else {
+            throw ProgramFailure(description: "\(program) \(arguments.joined(separator: " ")): \(output)")
+        }
+        return output
+    }
+
+    /// Runs a program to its end (posix_spawn, then waitpid) with `environment` added to this process's, and
+    /// returns its exit status (128 + the signal for a killed one) and what it printed on both outputs. Not
+    /// Foundation's `Process`, which waits for a descriptor the server `pg_ctl` starts inherits and keeps open; the
+    /// output goes through a file for the same reason.
+    static func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> (status: Int32, output: String)
+    {
         let outputPath = FileManager.default.temporaryDirectory.appending(path: "clavis-pg-\(UUID().uuidString).out")
             .path
         let output = open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
@@ -81,17 +93,19 @@ final class PostgresServer {
         posix_spawn_file_actions_adddup2(&actions, output, 2)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { $1 }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in envp { free(variable) } }
         var child = pid_t()
-        let spawned = posix_spawn(&child, program, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&child, program, &actions, nil, argv, envp)
         guard spawned == 0 else { throw ProgramFailure(description: "\(program) could not start: errno \(spawned)") }
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        // Exited (the low seven bits clear) with status 0.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw ProgramFailure(description: "\(program) \(arguments.joined(separator: " ")): \(text)")
-        }
-        return text
+        // The low seven bits name the signal that killed it; else the next eight are its exit status.
+        let signal = status & 0x7f
+        return (signal == 0 ? (status >> 8) & 0xff : 128 + signal, text)
     }
 
     /// A program that exited with a failure, and what it printed.

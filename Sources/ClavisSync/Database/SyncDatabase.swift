@@ -105,11 +105,12 @@ public final class SyncDatabase {
         return KeychainError(code, "sync database: \(message) (SQLSTATE \(state.isEmpty ? "none" : state))")
     }
 
-    /// libpq's message without its trailing newline.
+    /// libpq's message on one line: its lines joined by "; ", without the trailing newline or indentation.
     private static func trimmed(_ message: String) -> String {
-        var text = Substring(message)
-        while let last = text.last, last.isNewline || last == " " { text = text.dropLast() }
-        return String(text)
+        message.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingPrefix(while: { $0 == " " || $0 == "\t" }) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "; ")
     }
 
     /// Calls `body` with a C array of pointers to copies of `buffers` (NULL for `nil`), each followed by a NUL byte
