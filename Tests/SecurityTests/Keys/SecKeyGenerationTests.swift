@@ -74,16 +74,16 @@ import Testing
                 == Data(DigestAlgorithm.sha1.hash([UInt8](publicBytes))))
     }
 
-    // Permanent keys are stored: see KeyItemTests; keys held by a token: EnclaveKeyTests.
-    @Test func aTransientTokenKeyAnswersUnimplemented() {
+    // Permanent keys are stored: see KeyItemTests; keys held by a token: EnclaveKeyTests, TransientEnclaveKeyTests.
+    @Test func aTokenKeyTheTokenCannotHoldAnswersParam() {
         let parameters: [String: Any] = [
-            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+            kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 384,
             kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
         ]
         var error: Unmanaged<CFError>?
         #expect(SecKeyCreateRandomKey(parameters as CFDictionary, &error) == nil)
         let reported = error?.takeRetainedValue()
-        #expect(code(reported) == Int(errSecUnimplemented))
+        #expect(code(reported) == Int(errSecParam))
         #expect(reported.map { CFErrorGetDomain($0) as String } == kCFErrorDomainOSStatus as String)
     }
 

@@ -1,0 +1,66 @@
+public import ClavisCore
+internal import ClavisCrypto
+
+/// The keys one generation of a sync circle shares, which every member device holds and the server never sees: one
+/// that names records (`SyncRecordIdentifier`) and one per protection class that may leave the device, under which
+/// each record's own key is wrapped. Removing a device starts a new generation, so that it cannot read what is
+/// written after.
+public struct SyncKeys: Sendable {
+    /// The generation: 1 for a new circle, one more at each rotation.
+    public let generation: Int64
+    /// The key record identifiers are computed with (HMAC-SHA256).
+    let identifierKey: SecureBytes
+    /// The key record keys are wrapped with (AES key wrap), per class.
+    let classKeys: [ProtectionClass: SecureBytes]
+
+    /// The classes whose items sync: Apple's classes without `ThisDeviceOnly`.
+    public static let syncedClasses: [ProtectionClass] = ProtectionClass.allCases.filter { !$0.isThisDeviceOnly }
+
+    /// Fresh random keys for `generation`.
+    public static func generate(generation: Int64) -> SyncKeys {
+        var classKeys: [ProtectionClass: SecureBytes] = [:]
+        for protection in syncedClasses {
+            classKeys[protection] = SecureRandom.secureBytes(count: AESGCM.keyByteCount)
+        }
+        return SyncKeys(
+            generation: generation, identifierKey: SecureRandom.secureBytes(count: HMACSHA256.byteCount),
+            classKeys: classKeys)
+    }
+
+    /// The keys as one secret, for wrapping to a device or to the recovery key: the generation, the identifier key,
+    /// then each synced class's key in `syncedClasses` order.
+    public var encoded: SecureBytes {
+        var bytes: [UInt8] = []
+        withUnsafeBytes(of: generation.bigEndian) { bytes += $0 }
+        bytes += identifierKey.unprotectedBytes()
+        for protection in Self.syncedClasses { bytes += classKeys[protection]?.unprotectedBytes() ?? [] }
+        defer { bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        return SecureBytes(bytes)
+    }
+
+    /// The keys `encoded` gave.
+    ///
+    /// - Throws: `decode` for bytes of another length.
+    public init(encoded: SecureBytes) throws(KeychainError) {
+        let bytes = encoded.unprotectedBytes()
+        let keyCount = AESGCM.keyByteCount
+        guard bytes.count == 8 + HMACSHA256.byteCount + keyCount * Self.syncedClasses.count else {
+            throw KeychainError(.decode, "sync keys of \(bytes.count) bytes")
+        }
+        generation = Int64(bitPattern: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        identifierKey = SecureBytes(bytes[8..<8 + HMACSHA256.byteCount])
+        var classKeys: [ProtectionClass: SecureBytes] = [:]
+        var offset = 8 + HMACSHA256.byteCount
+        for protection in Self.syncedClasses {
+            classKeys[protection] = SecureBytes(bytes[offset..<offset + keyCount])
+            offset += keyCount
+        }
+        self.classKeys = classKeys
+    }
+
+    private init(generation: Int64, identifierKey: SecureBytes, classKeys: [ProtectionClass: SecureBytes]) {
+        self.generation = generation
+        self.identifierKey = identifierKey
+        self.classKeys = classKeys
+    }
+}

@@ -1,0 +1,78 @@
+public import ClavisCore
+
+/// An account's records on the sync server, as its devices read and write them: each write replaces the version the
+/// writer last saw or fails (another device wrote first), and a device catches up by asking for every change after
+/// the last change number it applied.
+public struct SyncRecordStore {
+    /// The connection, logged in as the account.
+    public let database: SyncDatabase
+
+    /// The records of the account `database` is logged in as.
+    public init(database: SyncDatabase) {
+        self.database = database
+    }
+
+    /// A record with the change number the server gave its last write.
+    public struct Change: Sendable, Equatable {
+        /// The change number: greater than every change before it.
+        public var change: Int64
+        /// The record as written.
+        public var record: SyncRecord
+    }
+
+    /// Writes `record` in place of version `replacing` of it (`nil`: a record the server does not have yet) and
+    /// returns its change number.
+    ///
+    /// - Throws: `duplicateItem` when the server's copy is not at `replacing` (another device wrote first: read the
+    ///   changes, resolve, and write again), `param` for a version that does not follow `replacing`.
+    @discardableResult
+    public func write(_ record: SyncRecord, replacing: Int64?) throws(KeychainError) -> Int64 {
+        guard record.version == (replacing ?? 0) + 1 else {
+            throw KeychainError(
+                .param, "version \(record.version) does not follow \(replacing.map(String.init) ?? "none")")
+        }
+        let values: [SyncParameter] = [
+            .bytes(record.identifier), .integer(record.version), .bytes(record.writer), .bytes(record.ciphertext),
+            .bytes(record.signature),
+        ]
+        let written: [SyncRow]
+        if let replacing {
+            written = try database.execute(
+                """
+                UPDATE clavis_sync.records SET version = $2, writer = $3, ciphertext = $4, signature = $5,
+                    change = nextval('clavis_sync.changes')
+                WHERE record_id = $1 AND version = $6 RETURNING change
+                """, values + [.integer(replacing)])
+        } else {
+            written = try database.execute(
+                """
+                INSERT INTO clavis_sync.records (record_id, version, writer, ciphertext, signature)
+                VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING change
+                """, values)
+        }
+        guard let change = written.first?[0].integer else {
+            throw KeychainError(
+                .duplicateItem, "another device wrote this record first: read the changes and write again")
+        }
+        return change
+    }
+
+    /// The account's records written after change `after`, oldest change first, at most `limit`.
+    public func changes(after: Int64, limit: Int = 500) throws(KeychainError) -> [Change] {
+        try database.execute(
+            """
+            SELECT change, record_id, version, writer, ciphertext, signature FROM clavis_sync.records
+            WHERE change > $1 ORDER BY change LIMIT $2
+            """, [.integer(after), .integer(Int64(limit))]
+        ).map { (row) throws(KeychainError) -> Change in
+            guard let change = row[0].integer, let identifier = row[1].bytes, let version = row[2].integer,
+                let writer = row[3].bytes, let ciphertext = row[4].bytes, let signature = row[5].bytes
+            else { throw KeychainError(.decode, "the sync server answered a record with a missing column") }
+            return Change(
+                change: change,
+                record: SyncRecord(
+                    identifier: identifier, version: version, writer: writer, ciphertext: ciphertext,
+                    signature: signature))
+        }
+    }
+}
