@@ -1,0 +1,131 @@
+import ClavisCore
+import ClavisSync
+import Foundation
+import Testing
+
+/// The trust circle through a real PostgreSQL, as three of a user's devices live it: one makes the circle, another
+/// joins after its user compares a code, a removed one reads nothing written after, and a new one joins with the
+/// recovery key alone; a server that forges or replays a circle is caught.
+@Suite(.serialized) struct SyncCircleTests {
+    private func item(_ account: String, secret: String) -> SyncedItem {
+        SyncedItem(
+            itemClass: .genericPassword,
+            attributes: [
+                .account: .string(account), .service: .string("vpn.example.org"), .accessGroup: .string("TEAM.vpn"),
+                .accessible: .string(ProtectionClass.afterFirstUnlock.rawValue), .synchronizable: .bool(true),
+            ],
+            secret: SecureBytes(Array(secret.utf8)), modified: 1_765_000_000_000)
+    }
+
+    /// Every record of the account opened with what `membership` holds, as secrets.
+    private func secrets(readBy membership: SyncMembership, from records: SyncRecordStore) throws -> [String] {
+        try records.changes(after: 0).map { (change) throws(KeychainError) -> String in
+            let opened = try change.record.open(keys: membership.keys, members: membership.circle.signingKeys)
+            return String(decoding: opened.secret?.unprotectedBytes() ?? [], as: UTF8.self)
+        }
+    }
+
+    @Test func devicesJoinLeaveAndRecoverThroughTheServer() throws {
+        let server = try PostgresServer()
+        let administrator = try server.connect()
+        _ = try SyncServerSchema.install(on: administrator)
+        try SyncServerAccounts.add("alice", on: administrator)
+        func stores() throws -> (SyncCircleStore, SyncRecordStore) {
+            let database = try server.connect(as: "alice")
+            return (SyncCircleStore(database: database), SyncRecordStore(database: database))
+        }
+
+        // The laptop makes the circle; its user is shown the recovery key once.
+        let laptopKey = try SyncDeviceKey.generate()
+        let (laptopCircle, laptopRecords) = try stores()
+        var laptop: SyncMembership
+        let recovery: SyncRecoveryKey
+        (laptop, recovery) = try SyncMembership.createCircle(device: laptopKey, name: "laptop", store: laptopCircle)
+        let recoveryText = recovery.text
+        #expect(recoveryText.split(separator: "-").count == 13 && recoveryText.count == 52 + 12)
+        #expect(throws: KeychainError.self) {
+            _ = try SyncMembership.createCircle(device: laptopKey, name: "laptop again", store: laptopCircle)
+        }
+        let first = try SyncRecord.seal(
+            item("first", secret: "written-before-anyone-joined"), version: 1, keys: #require(laptop.currentKeys),
+            by: laptopKey)
+        try laptopRecords.write(first, replacing: nil)
+
+        // The desktop asks to join; only the code its user reads off it lets the laptop approve it.
+        let desktopKey = try SyncDeviceKey.generate()
+        let (desktopCircle, desktopRecords) = try stores()
+        let request = try SyncJoinRequest(desktopKey, name: "desktop")
+        try desktopCircle.post(request)
+        #expect(try SyncMembership.joined(device: desktopKey, store: desktopCircle) == nil, "not approved yet")
+        #expect(request.code.count == 11 && request.code.contains("-"))
+        let wrongCode = #expect(throws: KeychainError.self) {
+            try laptop.approve(code: "00000-00000", store: laptopCircle)
+        }
+        #expect(wrongCode?.code == .itemNotFound)
+        let approved = try laptop.approve(code: request.code.lowercased(), store: laptopCircle)
+        #expect(approved.name == "desktop" && laptop.circle.members.count == 2)
+        var desktop = try #require(try SyncMembership.joined(device: desktopKey, store: desktopCircle))
+        #expect(desktop.circle == laptop.circle)
+        #expect(try secrets(readBy: desktop, from: desktopRecords) == ["written-before-anyone-joined"])
+
+        // A server that slips in a circle of its own making, or serves an older one, is refused.
+        let intruder = try SyncDeviceKey.generate()
+        let forged = laptop.circle.adding(SyncCircle.Member(intruder, name: "server's device"))
+        let signedByIntruder = try SignedSyncCircle.sign(forged, by: intruder)
+        try administrator.execute(
+            "INSERT INTO clavis_sync.circles (account, version, circle, signature) VALUES ('alice', $1, $2, $3)",
+            [.integer(forged.version), .bytes(signedByIntruder.body), .bytes(signedByIntruder.signature)])
+        let refused = #expect(throws: KeychainError.self) { try desktop.refresh(store: desktopCircle) }
+        #expect(refused?.code == .verifyFailed)
+        let versionOne = try desktopCircle.circles(after: 0)[0]
+        #expect(throws: KeychainError.self) { _ = try versionOne.verified(trusting: desktop.circle) }
+        try administrator.execute("DELETE FROM clavis_sync.circles WHERE version = $1", [.integer(forged.version)])
+        try desktop.refresh(store: desktopCircle)
+
+        // The laptop removes the desktop: a new generation, which the desktop never receives.
+        try laptop.remove(desktopKey.identifier, store: laptopCircle)
+        #expect(laptop.circle.generation == 2 && laptop.circle.member(desktopKey.identifier) == nil)
+        let second = try SyncRecord.seal(
+            item("second", secret: "written-after-the-removal"), version: 1, keys: #require(laptop.currentKeys),
+            by: laptopKey)
+        try laptopRecords.write(second, replacing: nil)
+        let removed = #expect(throws: KeychainError.self) { try desktop.refresh(store: desktopCircle) }
+        #expect(removed?.code == .notAvailable)
+        let unreadable = #expect(throws: KeychainError.self) { _ = try secrets(readBy: desktop, from: desktopRecords) }
+        #expect(unreadable?.code == .notAvailable)
+        #expect(try SyncMembership.joined(device: desktopKey, store: desktopCircle) == nil)
+
+        // Every device is lost; a new phone joins with the written-down recovery key alone and reads everything.
+        let phoneKey = try SyncDeviceKey.generate()
+        let (phoneCircle, phoneRecords) = try stores()
+        let mistyped = try SyncRecoveryKey(text: SyncRecoveryKey.generate().text)
+        let wrong = #expect(throws: KeychainError.self) {
+            _ = try SyncMembership.recover(device: phoneKey, name: "phone", recovery: mistyped, store: phoneCircle)
+        }
+        #expect(wrong?.code == .authFailed)
+        let typed = try SyncRecoveryKey(text: recoveryText.lowercased().replacingOccurrences(of: "-", with: " "))
+        let phone = try SyncMembership.recover(device: phoneKey, name: "phone", recovery: typed, store: phoneCircle)
+        #expect(Set(phone.keys.keys) == [1, 2])
+        #expect(
+            try secrets(readBy: phone, from: phoneRecords) == [
+                "written-before-anyone-joined", "written-after-the-removal",
+            ])
+        // The laptop, still a member, follows the recovery's change.
+        try laptop.refresh(store: laptopCircle)
+        #expect(laptop.circle.member(phoneKey.identifier)?.name == "phone")
+    }
+
+    @Test func aRecoveryKeyIsReadBackAsWrittenAndBadTextIsRefused() throws {
+        let key = SyncRecoveryKey.generate()
+        #expect(try SyncRecoveryKey(text: key.text).text == key.text)
+        for bad in ["", "ABCD-EFGH", key.text + "-0000", String(key.text.dropLast(2)) + "U!"] {
+            let error = #expect(throws: KeychainError.self) { _ = try SyncRecoveryKey(text: bad) }
+            #expect(error?.code == .param)
+        }
+        let request = try SyncJoinRequest(try SyncDeviceKey.generate(), name: "tablet")
+        #expect(try SyncJoinRequest(encoded: request.encoded) == request)
+        var forged = request.encoded
+        forged[forged.count - 5] ^= 1
+        #expect(throws: KeychainError.self) { _ = try SyncJoinRequest(encoded: forged) }
+    }
+}
