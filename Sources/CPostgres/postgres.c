@@ -89,6 +89,10 @@ void clavis_pg_close(clavis_pg *connection) {
     if (connection != NULL) api.PQfinish((PGconn *)connection);
 }
 
+int clavis_pg_is_connected(clavis_pg *connection) {
+    return api.PQstatus((const PGconn *)connection) == CONNECTION_OK;
+}
+
 const char *clavis_pg_connection_error(clavis_pg *connection) { return api.PQerrorMessage((PGconn *)connection); }
 
 clavis_pg_result *clavis_pg_execute(

@@ -25,6 +25,21 @@ final class PostgresServer {
                 "--username", administrator, "--no-sync", "--no-instructions",
             ])
         // pg_ctl -w returns once the server accepts connections.
+        try start()
+    }
+
+    /// Stops the server (a server gone away); `start` brings it back with the same data.
+    func stop() throws {
+        try Self.run(
+            "/usr/sbin/runuser",
+            [
+                "-u", "postgres", "--", Self.binaries + "/pg_ctl", "--pgdata", folder + "/data", "--mode", "fast",
+                "--wait", "stop",
+            ])
+    }
+
+    /// Starts the server again after `stop`.
+    func start() throws {
         try Self.run(
             "/usr/sbin/runuser",
             [

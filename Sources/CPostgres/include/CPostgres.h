@@ -24,6 +24,9 @@ clavis_pg *clavis_pg_connect(const char *conninfo, char *error, size_t capacity)
 /// Closes a connection (NULL is ignored).
 void clavis_pg_close(clavis_pg *connection);
 
+/// 1 while the connection is open, 0 once it failed (the server went away).
+int clavis_pg_is_connected(clavis_pg *connection);
+
 /// The connection's last error message (libpq's; owned by the connection).
 const char *clavis_pg_connection_error(clavis_pg *connection);
 

@@ -72,8 +72,11 @@ public struct SyncMembership: Sendable {
         guard identifier != device.identifier else {
             throw KeychainError(.param, "a device leaves the circle by being removed from another")
         }
+        guard let current = currentKeys else {
+            throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
+        }
         let next = circle.removing(identifier)
-        let rotated = SyncKeys.generate(generation: next.generation)
+        let rotated = current.rotated()
         try store.database.transaction { () throws(KeychainError) in
             try store.publish(try SignedSyncCircle.sign(next, by: device), version: next.version)
             try Self.wrap(rotated, in: next, store: store)

@@ -70,6 +70,9 @@ public final class SyncDatabase {
         }
         defer { clavis_pg_clear(result) }
         guard clavis_pg_succeeded(result) != 0 else {
+            if clavis_pg_is_connected(connection) == 0 {
+                throw KeychainError(.notAvailable, "the sync database connection was lost: \(lastError)")
+            }
             throw Self.error(
                 state: String(cString: clavis_pg_result_state(result)),
                 message: Self.trimmed(String(cString: clavis_pg_result_error(result))))
@@ -91,7 +94,8 @@ public final class SyncDatabase {
 
     /// The error for a statement that failed with SQLSTATE `state`: `authFailed` for a refused login (class 28),
     /// `missingEntitlement` for a privilege or row-level security refusal (42501), `duplicateItem` for a unique
-    /// violation (23505), `notAvailable` for a lost connection (class 08), `io` for any other. The reason is the
+    /// violation (23505), `notAvailable` for a lost connection or a server shutting down (classes 08 and 57), `io` for
+    /// any other. The reason is the
     /// server's message with the state.
     static func error(state: String, message: String) -> KeychainError {
         let code: KeychainError.Code =
@@ -99,7 +103,7 @@ public final class SyncDatabase {
             case "42501": .missingEntitlement
             case "23505": .duplicateItem
             case _ where state.hasPrefix("28"): .authFailed
-            case _ where state.hasPrefix("08"): .notAvailable
+            case _ where state.hasPrefix("08") || state.hasPrefix("57"): .notAvailable
             default: .io
             }
         return KeychainError(code, "sync database: \(message) (SQLSTATE \(state.isEmpty ? "none" : state))")

@@ -27,6 +27,16 @@ public struct SyncKeys: Sendable {
             classKeys: classKeys)
     }
 
+    /// The next generation: new class keys, the same identifier key, so that an item keeps the name of its record
+    /// (a removed device can still tell which records are the items it knew; it reads nothing written after).
+    public func rotated() -> SyncKeys {
+        var classKeys: [ProtectionClass: SecureBytes] = [:]
+        for protection in Self.syncedClasses {
+            classKeys[protection] = SecureRandom.secureBytes(count: AESGCM.keyByteCount)
+        }
+        return SyncKeys(generation: generation + 1, identifierKey: identifierKey, classKeys: classKeys)
+    }
+
     /// The keys as one secret, for wrapping to a device or to the recovery key: the generation, the identifier key,
     /// then each synced class's key in `syncedClasses` order.
     public var encoded: SecureBytes {

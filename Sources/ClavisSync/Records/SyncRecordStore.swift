@@ -35,26 +35,34 @@ public struct SyncRecordStore {
             .bytes(record.identifier), .integer(record.version), .bytes(record.writer), .bytes(record.ciphertext),
             .bytes(record.signature),
         ]
-        let written: [SyncRow]
-        if let replacing {
-            written = try database.execute(
-                """
-                UPDATE clavis_sync.records SET version = $2, writer = $3, ciphertext = $4, signature = $5,
-                    change = nextval('clavis_sync.changes')
-                WHERE record_id = $1 AND version = $6 RETURNING change
-                """, values + [.integer(replacing)])
-        } else {
-            written = try database.execute(
-                """
-                INSERT INTO clavis_sync.records (record_id, version, writer, ciphertext, signature)
-                VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING change
-                """, values)
+        let written = try database.transaction { () throws(KeychainError) -> [SyncRow] in
+            // The account's writes take turns, so that change numbers are committed in order and a device that read
+            // up to one never misses a smaller one committed later.
+            try database.execute("SELECT pg_advisory_xact_lock(hashtext(current_user::text))")
+            return try insertOrReplace(values, replacing: replacing)
         }
         guard let change = written.first?[0].integer else {
             throw KeychainError(
                 .duplicateItem, "another device wrote this record first: read the changes and write again")
         }
         return change
+    }
+
+    /// The write itself: an update of version `replacing`, or an insert of a record the server does not have.
+    private func insertOrReplace(_ values: [SyncParameter], replacing: Int64?) throws(KeychainError) -> [SyncRow] {
+        if let replacing {
+            return try database.execute(
+                """
+                UPDATE clavis_sync.records SET version = $2, writer = $3, ciphertext = $4, signature = $5,
+                    change = nextval('clavis_sync.changes')
+                WHERE record_id = $1 AND version = $6 RETURNING change
+                """, values + [.integer(replacing)])
+        }
+        return try database.execute(
+            """
+            INSERT INTO clavis_sync.records (record_id, version, writer, ciphertext, signature)
+            VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING change
+            """, values)
     }
 
     /// The account's records written after change `after`, oldest change first, at most `limit`.

@@ -1,0 +1,137 @@
+public import ClavisCore
+
+/// One device's sync rounds: read the account's changes since the last round and apply them, then send the local
+/// changes, each replacing the version last seen (a device that wrote first makes this one read and decide again).
+/// When an item changed here and elsewhere since they last agreed, the newest modification wins, a tie going to the
+/// greater device identifier; a delete travels as a tombstone. A round that cannot reach the server changes nothing, and the next one sends what changed meanwhile.
+public struct SyncEngine {
+    /// This device's membership (its keys and the circle it trusts).
+    public var membership: SyncMembership
+    /// What this device remembers between rounds.
+    public var state: SyncState
+
+    /// An engine for `membership`, resuming from `state`.
+    public init(membership: SyncMembership, state: SyncState = SyncState()) {
+        self.membership = membership
+        self.state = state
+    }
+
+    /// What a round did.
+    public struct Round: Sendable, Equatable {
+        /// Changes from other devices applied here.
+        public var applied = 0
+        /// Local changes sent.
+        public var sent = 0
+        /// Changes from other devices that lost to a newer local one.
+        public var kept = 0
+
+        /// A round that did `applied`, `sent` and `kept` so many.
+        public init(applied: Int = 0, sent: Int = 0, kept: Int = 0) {
+            self.applied = applied
+            self.sent = sent
+            self.kept = kept
+        }
+    }
+
+    /// Runs one round against `records` for the keychain `local`, following the circle first (`circles`).
+    ///
+    /// - Throws: what reading, opening or writing throws: `verifyFailed` for a record or circle the server changed,
+    ///   `notAvailable` when the server cannot be reached or this device was removed. Nothing received is applied
+    ///   after a failure, and what was applied stays.
+    @discardableResult
+    public mutating func synchronize(
+        _ local: some SyncLocalItems, records: SyncRecordStore, circles: SyncCircleStore
+    ) throws(KeychainError) -> Round {
+        try membership.refresh(store: circles)
+        var round = Round()
+        // Another device may write between this device's read and its write: read again and decide again, a few
+        // times at most (each retry means another device's change arrived and was applied).
+        for _ in 0..<4 {
+            try receive(local, records: records, round: &round)
+            guard try send(local, records: records, round: &round) else { continue }
+            return round
+        }
+        throw KeychainError(.duplicateItem, "other devices kept changing the same items; the next round goes on")
+    }
+
+    /// Applies the changes after the last one read: each one, unless the local item changed since it last agreed
+    /// with the server and that change wins (it is sent next).
+    private mutating func receive(_ local: some SyncLocalItems, records: SyncRecordStore, round: inout Round)
+        throws(KeychainError)
+    {
+        let keys = membership.keys
+        let members = membership.circle.signingKeys
+        var pending: [[UInt8]: SyncedItem]?
+        while true {
+            let changes = try records.changes(after: state.lastChange)
+            if changes.isEmpty { return }
+            if pending == nil { pending = try localChanges(of: local) }
+            for change in changes {
+                let record = change.record
+                // This device's own write, read back.
+                if record.writer == membership.device.identifier, state.versions[record.identifier] == record.version {
+                    state.lastChange = change.change
+                    continue
+                }
+                // A record that does not verify stops the round here, and every round after, until it is resolved:
+                // it is never applied, nor passed over unnoticed.
+                let item = try record.open(keys: keys, members: members, newerThan: state.versions[record.identifier])
+                state.lastChange = change.change
+                state.versions[record.identifier] = record.version
+                let identifier = record.identifier
+                if let mine = pending?[identifier],
+                    !Self.wins(
+                        item.modified, writer: record.writer, over: mine.modified,
+                        ownWriter: membership.device.identifier)
+                {
+                    round.kept += 1
+                    continue
+                }
+                try local.apply(item)
+                pending?[identifier] = nil
+                state.agreed[identifier] = item.fingerprint
+                round.applied += 1
+            }
+        }
+    }
+
+    /// Sends every local item changed since it last agreed with the server; false when another device wrote one of
+    /// them first (receive again, then send again).
+    private mutating func send(_ local: some SyncLocalItems, records: SyncRecordStore, round: inout Round)
+        throws(KeychainError) -> Bool
+    {
+        guard let keys = membership.currentKeys else {
+            throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
+        }
+        for (identifier, item) in try localChanges(of: local).sorted(by: { $0.value.modified < $1.value.modified }) {
+            let previous = state.versions[identifier]
+            let record = try SyncRecord.seal(item, version: (previous ?? 0) + 1, keys: keys, by: membership.device)
+            do {
+                try records.write(record, replacing: previous)
+            } catch  where error.code == .duplicateItem {
+                return false
+            }
+            state.versions[identifier] = record.version
+            state.agreed[identifier] = item.fingerprint
+            round.sent += 1
+        }
+        return true
+    }
+
+    /// The local items changed since they last agreed with the server, by record identifier.
+    private func localChanges(of local: some SyncLocalItems) throws(KeychainError) -> [[UInt8]: SyncedItem] {
+        guard let keys = membership.currentKeys else { return [:] }
+        var changed: [[UInt8]: SyncedItem] = [:]
+        for item in try local.itemsToSync() {
+            let identifier = SyncRecordIdentifier.of(item.itemClass, attributes: item.attributes, keys: keys)
+            if state.agreed[identifier] != item.fingerprint { changed[identifier] = item }
+        }
+        return changed
+    }
+
+    /// True when a change made at `time` by `writer` replaces a local one made at `localTime`: the newer wins, and at
+    /// the same time the greater device identifier.
+    static func wins(_ time: Int64, writer: [UInt8], over localTime: Int64, ownWriter: [UInt8]) -> Bool {
+        time != localTime ? time > localTime : ownWriter.lexicographicallyPrecedes(writer)
+    }
+}

@@ -1,0 +1,16 @@
+public import ClavisCore
+
+/// What a device remembers between sync rounds: the last change it read from the server, and for each record the
+/// version it last saw and a digest of the item as it last agreed with the server (a local item with another digest
+/// has changed since, and goes out).
+public struct SyncState: Sendable, Equatable {
+    /// The last change number read.
+    public var lastChange: Int64 = 0
+    /// Each record's version as last read or written, by identifier.
+    public var versions: [[UInt8]: Int64] = [:]
+    /// A digest of each record's item as last agreed (`SyncedItem.fingerprint`), by identifier.
+    public var agreed: [[UInt8]: [UInt8]] = [:]
+
+    /// A device that has synced nothing.
+    public init() {}
+}

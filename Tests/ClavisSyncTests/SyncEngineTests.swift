@@ -1,0 +1,181 @@
+import ClavisCore
+import ClavisSync
+import Foundation
+import Testing
+
+/// A device's keychain as the sync engine sees it, held in memory: the engine's side of the seam is what these tests
+/// check (clavisd's keychain fills it in the product), through a real PostgreSQL.
+final class MemoryKeychain: SyncLocalItems {
+    /// The items and tombstones, by account.
+    var items: [String: SyncedItem] = [:]
+    /// The time the next local change is stamped with.
+    var clock: Int64 = 1_765_000_000_000
+
+    func itemsToSync() throws(KeychainError) -> [SyncedItem] { items.values.sorted { $0.modified < $1.modified } }
+
+    func apply(_ item: SyncedItem) throws(KeychainError) {
+        items[item.attributes[.account]?.stringValue ?? ""] = item
+        clock = max(clock, item.modified)
+    }
+
+    /// Adds or changes the item of `account` locally.
+    func set(_ account: String, secret: String, at time: Int64? = nil) {
+        clock += 1
+        items[account] = SyncedItem(
+            itemClass: .genericPassword,
+            attributes: [
+                .account: .string(account), .service: .string("sync.example.org"), .accessGroup: .string("TEAM.app"),
+                .accessible: .string(ProtectionClass.whenUnlocked.rawValue), .synchronizable: .bool(true),
+            ],
+            secret: SecureBytes(Array(secret.utf8)), modified: time ?? clock)
+    }
+
+    /// Deletes the item of `account` locally, leaving its tombstone.
+    func delete(_ account: String) {
+        clock += 1
+        items[account]?.secret = nil
+        items[account]?.modified = clock
+    }
+
+    /// The secret of `account`, `nil` when absent or deleted.
+    func secret(_ account: String) -> String? {
+        items[account]?.secret.map { String(decoding: $0.unprotectedBytes(), as: UTF8.self) }
+    }
+}
+
+/// Three devices syncing through one account: adds, updates and deletes reach every device, the newest change wins
+/// a conflict (a tie goes to the greater device identifier), and changes made while the server is away go out when
+/// it returns.
+@Suite(.serialized) struct SyncEngineTests {
+    /// A device: its keychain, its engine, and its connection to the server.
+    final class Device {
+        let keychain = MemoryKeychain()
+        var engine: SyncEngine
+        var circles: SyncCircleStore
+        var records: SyncRecordStore
+
+        init(_ membership: SyncMembership, server: PostgresServer) throws {
+            engine = SyncEngine(membership: membership)
+            let database = try server.connect(as: "alice")
+            circles = SyncCircleStore(database: database)
+            records = SyncRecordStore(database: database)
+        }
+
+        /// Connects again (after the server came back).
+        func reconnect(_ server: PostgresServer) throws {
+            let database = try server.connect(as: "alice")
+            circles = SyncCircleStore(database: database)
+            records = SyncRecordStore(database: database)
+        }
+
+        @discardableResult
+        func sync() throws -> SyncEngine.Round {
+            try engine.synchronize(keychain, records: records, circles: circles)
+        }
+    }
+
+    /// Three member devices of alice's circle, on a fresh server.
+    private func threeDevices(_ server: PostgresServer) throws -> [Device] {
+        let administrator = try server.connect()
+        _ = try SyncServerSchema.install(on: administrator)
+        try SyncServerAccounts.add("alice", on: administrator)
+        let store = SyncCircleStore(database: try server.connect(as: "alice"))
+        let keys = try (0..<3).map { _ in try SyncDeviceKey.generate() }
+        var (first, _) = try SyncMembership.createCircle(device: keys[0], name: "a", store: store)
+        var memberships = [first]
+        for (index, key) in keys.enumerated().dropFirst() {
+            let request = try SyncJoinRequest(key, name: "device \(index)")
+            try store.post(request)
+            try first.approve(code: request.code, store: store)
+            memberships.append(try #require(try SyncMembership.joined(device: key, store: store)))
+        }
+        memberships[0] = first
+        return try memberships.map { try Device($0, server: server) }
+    }
+
+    @Test func addsUpdatesAndDeletesReachEveryDevice() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+
+        a.keychain.set("mail", secret: "added-on-a")
+        #expect(try a.sync() == SyncEngine.Round(applied: 0, sent: 1, kept: 0))
+        #expect(try b.sync().applied == 1 && c.sync().applied == 1)
+        #expect(b.keychain.secret("mail") == "added-on-a" && c.keychain.secret("mail") == "added-on-a")
+
+        b.keychain.set("mail", secret: "updated-on-b")
+        try b.sync()
+        try a.sync()
+        try c.sync()
+        #expect(a.keychain.secret("mail") == "updated-on-b" && c.keychain.secret("mail") == "updated-on-b")
+
+        c.keychain.delete("mail")
+        try c.sync()
+        try a.sync()
+        try b.sync()
+        #expect(a.keychain.items["mail"]?.isTombstone == true && b.keychain.items["mail"]?.isTombstone == true)
+        // Nothing is left to do: a round sends and applies nothing.
+        for device in devices { #expect(try device.sync() == SyncEngine.Round()) }
+    }
+
+    @Test func theNewestChangeWinsAConflictOnEveryDevice() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        a.keychain.set("vpn", secret: "first")
+        try a.sync()
+        try b.sync()
+        // Both change it before syncing; b's change is the newer.
+        a.keychain.set("vpn", secret: "older-change-on-a", at: 2_000_000_000_000)
+        b.keychain.set("vpn", secret: "newer-change-on-b", at: 2_000_000_000_500)
+        try a.sync()
+        let round = try b.sync()
+        #expect(round.kept == 1, "b keeps its newer change and sends it")
+        try a.sync()
+        #expect(a.keychain.secret("vpn") == "newer-change-on-b" && b.keychain.secret("vpn") == "newer-change-on-b")
+
+        // At the same time, the greater device identifier wins, on both.
+        a.keychain.set("vpn", secret: "tie-from-a", at: 3_000_000_000_000)
+        b.keychain.set("vpn", secret: "tie-from-b", at: 3_000_000_000_000)
+        try a.sync()
+        try b.sync()
+        try a.sync()
+        let winner =
+            a.engine.membership.device.identifier.lexicographicallyPrecedes(b.engine.membership.device.identifier)
+            ? "tie-from-b" : "tie-from-a"
+        #expect(a.keychain.secret("vpn") == winner && b.keychain.secret("vpn") == winner)
+    }
+
+    @Test func changesMadeWhileTheServerIsAwayGoOutWhenItReturns() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        try server.stop()
+        a.keychain.set("offline-1", secret: "written-offline")
+        a.keychain.set("offline-2", secret: "also-offline")
+        let away = #expect(throws: KeychainError.self) { try a.sync() }
+        #expect(away?.code == .notAvailable)
+        try server.start()
+        try a.reconnect(server)
+        try b.reconnect(server)
+        #expect(try a.sync().sent == 2)
+        try b.sync()
+        #expect(b.keychain.secret("offline-1") == "written-offline" && b.keychain.secret("offline-2") == "also-offline")
+    }
+
+    @Test func aRecordTheServerChangedStopsTheRoundUnapplied() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        a.keychain.set("mail", secret: "genuine")
+        try a.sync()
+        try server.connect().execute(
+            "UPDATE clavis_sync.records SET ciphertext = ciphertext || '\\x00'::bytea, change = nextval('clavis_sync.changes')"
+        )
+        let refused = #expect(throws: KeychainError.self) { try b.sync() }
+        #expect(refused?.code == .verifyFailed)
+        #expect(b.keychain.items.isEmpty)
+        // It stays refused on the next round too.
+        #expect(throws: KeychainError.self) { try b.sync() }
+    }
+}
