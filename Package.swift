@@ -71,7 +71,7 @@ let package = Package(
             name: "clavis-bench",
             dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
-        .testTarget(name: "ClavisSyncTests", dependencies: ["ClavisSync", "ClavisCore"]),
+        .testTarget(name: "ClavisSyncTests", dependencies: ["ClavisSync", "ClavisCore", "ClavisCrypto"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),

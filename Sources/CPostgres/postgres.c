@@ -41,7 +41,10 @@ static void load(void) {
     if (library == NULL) return;
 #define CLAVIS_PQ_FIND(name)                                                                                         \
     *(void **)(&api.name) = dlsym(library, #name);                                                                   \
-    if (api.name == NULL) return;
+    if (api.name == NULL) {                                                                                          \
+        dlclose(library);                                                                                            \
+        return;                                                                                                      \
+    }
     CLAVIS_PQ_FUNCTIONS(CLAVIS_PQ_FIND)
 #undef CLAVIS_PQ_FIND
     loaded = 1;

@@ -15,6 +15,12 @@ extension EmbeddedKeychainService {
         let protection = try Self.heldKeyProtection(of: item)
         var attributes = try bindingBiometry(item.attributes)
         let accessControl = try SealedKeyHeader.accessControl(in: attributes, protection: protection)
+        // An application password encrypts an item's secret once more; a box has no secret of the caller's to
+        // encrypt, so the condition could only be checked, not enforced: refused rather than pretended.
+        if accessControl?.usesApplicationPassword == true {
+            throw KeychainError(
+                .param, "a key that is not permanent cannot use an application password: make it permanent")
+        }
         let group = attributes[.accessGroup]?.stringValue ?? entitlements.defaultGroup
         try entitlements.require(group)
         let (publicBytes, secret) = try generateHeldKey()
@@ -74,7 +80,6 @@ extension EmbeddedKeychainService {
                 throw KeychainError(.decode, "the sealed box holds no key")
             }
             var stored = NewItem(itemClass: .key, attributes: item.attributes, secret: secret)
-            stored.authentication = item.authentication
             stored.attributes[.tokenID] = .string(TokenKey.secureEnclave)
             stored.attributes[.tokenHolder] = .string(header.holder.rawValue)
             stored.attributes[.accessGroup] = .string(header.accessGroup)
@@ -84,7 +89,7 @@ extension EmbeddedKeychainService {
             for (name, value) in Self.tokenKeyFacts(publicBytes: publicBytes, isPermanent: true) {
                 stored.attributes[name] = value
             }
-            return try keychain.add(stored).map { added in
+            return try addStoring(stored).map { added in
                 var added = added
                 added.secret = SecureBytes(publicBytes)
                 return added

@@ -129,4 +129,17 @@ import Testing
         let made = #expect(throws: KeychainError.self) { _ = try stranger.generateSealedKey(foreign) }
         #expect(made?.code == .missingEntitlement)
     }
+
+    @Test func aKeyThatIsNotPermanentTakesNoApplicationPassword() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let service = try service(folder)
+        var guarded = request
+        let policy = AccessControl(
+            protection: .whenUnlockedThisDeviceOnly, flags: [.privateKeyUsage, .applicationPassword])
+        guarded.attributes[.accessControl] = .data(policy.encoded)
+        guarded.attributes[.accessible] = .string(ProtectionClass.whenUnlockedThisDeviceOnly.rawValue)
+        let error = #expect(throws: KeychainError.self) { _ = try service.generateSealedKey(guarded) }
+        #expect(error?.code == .param)
+    }
 }

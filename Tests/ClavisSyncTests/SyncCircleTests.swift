@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisCrypto
 import ClavisSync
 import Foundation
 import Testing
@@ -54,9 +55,11 @@ import Testing
         // The desktop asks to join; only the code its user reads off it lets the laptop approve it.
         let desktopKey = try SyncDeviceKey.generate()
         let (desktopCircle, desktopRecords) = try stores()
-        let request = try SyncJoinRequest(desktopKey, name: "desktop")
-        try desktopCircle.post(request)
-        #expect(try SyncMembership.joined(device: desktopKey, store: desktopCircle) == nil, "not approved yet")
+        let request = try SyncMembership.requestJoin(device: desktopKey, name: "desktop", store: desktopCircle)
+        #expect(request.circle == laptop.circle.recovery.identifier)
+        #expect(
+            try SyncMembership.joined(device: desktopKey, request: request, store: desktopCircle) == nil,
+            "not approved yet")
         #expect(request.code.count == 11 && request.code.contains("-"))
         let wrongCode = #expect(throws: KeychainError.self) {
             try laptop.approve(code: "00000-00000", store: laptopCircle)
@@ -64,7 +67,8 @@ import Testing
         #expect(wrongCode?.code == .itemNotFound)
         let approved = try laptop.approve(code: request.code.lowercased(), store: laptopCircle)
         #expect(approved.name == "desktop" && laptop.circle.members.count == 2)
-        var desktop = try #require(try SyncMembership.joined(device: desktopKey, store: desktopCircle))
+        var desktop = try #require(
+            try SyncMembership.joined(device: desktopKey, request: request, store: desktopCircle))
         #expect(desktop.circle == laptop.circle)
         #expect(try secrets(readBy: desktop, from: desktopRecords) == ["written-before-anyone-joined"])
 
@@ -93,12 +97,12 @@ import Testing
         #expect(removed?.code == .notAvailable)
         let unreadable = #expect(throws: KeychainError.self) { _ = try secrets(readBy: desktop, from: desktopRecords) }
         #expect(unreadable?.code == .notAvailable)
-        #expect(try SyncMembership.joined(device: desktopKey, store: desktopCircle) == nil)
+        #expect(try SyncMembership.joined(device: desktopKey, request: request, store: desktopCircle) == nil)
 
         // Every device is lost; a new phone joins with the written-down recovery key alone and reads everything.
         let phoneKey = try SyncDeviceKey.generate()
         let (phoneCircle, phoneRecords) = try stores()
-        let mistyped = try SyncRecoveryKey(text: SyncRecoveryKey.generate().text)
+        let mistyped = try SyncRecoveryKey(text: try SyncRecoveryKey.generate().text)
         let wrong = #expect(throws: KeychainError.self) {
             _ = try SyncMembership.recover(device: phoneKey, name: "phone", recovery: mistyped, store: phoneCircle)
         }
@@ -116,16 +120,101 @@ import Testing
     }
 
     @Test func aRecoveryKeyIsReadBackAsWrittenAndBadTextIsRefused() throws {
-        let key = SyncRecoveryKey.generate()
+        let key = try SyncRecoveryKey.generate()
         #expect(try SyncRecoveryKey(text: key.text).text == key.text)
         for bad in ["", "ABCD-EFGH", key.text + "-0000", String(key.text.dropLast(2)) + "U!"] {
             let error = #expect(throws: KeychainError.self) { _ = try SyncRecoveryKey(text: bad) }
             #expect(error?.code == .param)
         }
-        let request = try SyncJoinRequest(try SyncDeviceKey.generate(), name: "tablet")
+        let request = try SyncJoinRequest(
+            try SyncDeviceKey.generate(), name: "tablet", circle: Array(repeating: 7, count: 32))
         #expect(try SyncJoinRequest(encoded: request.encoded) == request)
         var forged = request.encoded
         forged[forged.count - 5] ^= 1
         #expect(throws: KeychainError.self) { _ = try SyncJoinRequest(encoded: forged) }
+    }
+
+    /// A server with one account, its circle made by a laptop, and a desktop approved into it.
+    private func laptopAndDesktop(_ server: PostgresServer) throws
+        -> (laptop: SyncMembership, desktopKey: SyncDeviceKey, request: SyncJoinRequest, store: SyncCircleStore)
+    {
+        let administrator = try server.connect()
+        _ = try SyncServerSchema.install(on: administrator)
+        try SyncServerAccounts.add("alice", on: administrator)
+        let store = SyncCircleStore(database: try server.connect(as: "alice"))
+        var (laptop, _) = try SyncMembership.createCircle(
+            device: try SyncDeviceKey.generate(), name: "laptop", store: store)
+        let desktopKey = try SyncDeviceKey.generate()
+        let request = try SyncMembership.requestJoin(device: desktopKey, name: "desktop", store: store)
+        try laptop.approve(code: request.code, store: store)
+        return (laptop, desktopKey, request, store)
+    }
+
+    @Test func keysTheCircleDidNotCommitToAreRefused() throws {
+        let server = try PostgresServer()
+        let (_, desktopKey, request, store) = try laptopAndDesktop(server)
+        // The server wraps keys of its own to the desktop's public key, in place of the laptop's.
+        let substitute = SyncKeys.generate(generation: 1)
+        let recipient = try AsymmetricKey.ellipticCurve(
+            x963: SecureBytes(desktopKey.encryptionPublicKey), isPrivate: false)
+        let wrapped = try AppleECIES.seal(substitute.encoded, to: recipient, digest: .sha256, variableIV: true)
+        try server.connect().execute(
+            "UPDATE clavis_sync.wrapped_keys SET wrapped = $1 WHERE recipient = $2",
+            [.bytes(wrapped), .bytes(desktopKey.identifier)])
+        let error = #expect(throws: KeychainError.self) {
+            _ = try SyncMembership.joined(device: desktopKey, request: request, store: store)
+        }
+        #expect(error?.code == .verifyFailed)
+    }
+
+    @Test func aJoiningDeviceRefusesACircleTheServerMade() throws {
+        let server = try PostgresServer()
+        let (_, desktopKey, request, store) = try laptopAndDesktop(server)
+        // The server replaces the circle with one of its own that lists the desktop, under a recovery member of its
+        // own (it cannot sign as the account's).
+        let fakeRecovery = try SyncDeviceKey.generate()
+        let fakeKeys = SyncKeys.generate(generation: 1)
+        let forged = SyncCircle(
+            version: 1, generation: 1, members: [SyncCircle.Member(desktopKey, name: "desktop")],
+            recovery: SyncCircle.Member(fakeRecovery, name: "recovery key"), keyCommitments: [1: fakeKeys.commitment])
+        let signed = try SignedSyncCircle.sign(forged, by: fakeRecovery)
+        let administrator = try server.connect()
+        try administrator.execute("DELETE FROM clavis_sync.circles")
+        try administrator.execute(
+            "INSERT INTO clavis_sync.circles (account, version, circle, signature) VALUES ('alice', 1, $1, $2)",
+            [.bytes(signed.body), .bytes(signed.signature)])
+        let refused = #expect(throws: KeychainError.self) {
+            _ = try SyncMembership.joined(device: desktopKey, request: request, store: store)
+        }
+        #expect(refused?.code == .verifyFailed)
+        #expect(refused?.reason.contains("not the one it asked to join") == true)
+        // A first version signed by a member rather than its recovery member is refused too.
+        let byMember = try SignedSyncCircle.sign(forged, by: desktopKey)
+        #expect(throws: KeychainError.self) { _ = try byMember.verified(trusting: nil) }
+    }
+
+    @Test func recordsARemovedDeviceWroteAreSealedAgainAndStillRead() throws {
+        let server = try PostgresServer()
+        var (laptop, desktopKey, request, store) = try laptopAndDesktop(server)
+        let desktop = try #require(try SyncMembership.joined(device: desktopKey, request: request, store: store))
+        let records = SyncRecordStore(database: store.database)
+        let written = try SyncRecord.seal(
+            item("from-desktop", secret: "written-by-the-desktop"), version: 1, keys: #require(desktop.currentKeys),
+            by: desktopKey)
+        try records.write(written, replacing: nil)
+        try laptop.remove(desktopKey.identifier, store: store)
+        // Every record is now signed by a member: a device joining afterwards reads them all.
+        let phoneKey = try SyncDeviceKey.generate()
+        let phoneRequest = try SyncMembership.requestJoin(device: phoneKey, name: "phone", store: store)
+        try laptop.approve(code: phoneRequest.code, store: store)
+        let phone = try #require(try SyncMembership.joined(device: phoneKey, request: phoneRequest, store: store))
+        #expect(try secrets(readBy: phone, from: records) == ["written-by-the-desktop"])
+        let record = try #require(try records.changes(after: 0).first?.record)
+        #expect(record.writer == laptop.device.identifier && record.version == 2)
+        // Codes are read as typed: O for 0, I and L for 1, any case.
+        let tabletKey = try SyncDeviceKey.generate()
+        let tablet = try SyncMembership.requestJoin(device: tabletKey, name: "tablet", store: store)
+        let typed = String(tablet.code.map { $0 == "0" ? "o" : $0 == "1" ? "l" : $0 }).lowercased()
+        #expect(try laptop.approve(code: typed, store: store).name == "tablet")
     }
 }

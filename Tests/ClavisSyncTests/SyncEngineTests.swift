@@ -10,10 +10,13 @@ final class MemoryKeychain: SyncLocalItems {
     var items: [String: SyncedItem] = [:]
     /// The time the next local change is stamped with.
     var clock: Int64 = 1_765_000_000_000
+    /// While true, applying fails as a locked keychain's would.
+    var isLocked = false
 
     func itemsToSync() throws(KeychainError) -> [SyncedItem] { items.values.sorted { $0.modified < $1.modified } }
 
     func apply(_ item: SyncedItem) throws(KeychainError) {
+        if isLocked { throw KeychainError(.interactionNotAllowed, "the keychain is locked") }
         items[item.attributes[.account]?.stringValue ?? ""] = item
         clock = max(clock, item.modified)
     }
@@ -84,10 +87,9 @@ final class MemoryKeychain: SyncLocalItems {
         var (first, _) = try SyncMembership.createCircle(device: keys[0], name: "a", store: store)
         var memberships = [first]
         for (index, key) in keys.enumerated().dropFirst() {
-            let request = try SyncJoinRequest(key, name: "device \(index)")
-            try store.post(request)
+            let request = try SyncMembership.requestJoin(device: key, name: "device \(index)", store: store)
             try first.approve(code: request.code, store: store)
-            memberships.append(try #require(try SyncMembership.joined(device: key, store: store)))
+            memberships.append(try #require(try SyncMembership.joined(device: key, request: request, store: store)))
         }
         memberships[0] = first
         return try memberships.map { try Device($0, server: server) }
@@ -177,5 +179,19 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(b.keychain.items.isEmpty)
         // It stays refused on the next round too.
         #expect(throws: KeychainError.self) { try b.sync() }
+    }
+
+    @Test func aChangeThatCouldNotBeAppliedIsReadAgain() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        a.keychain.set("mail", secret: "arrives-while-locked")
+        try a.sync()
+        b.keychain.isLocked = true
+        let locked = #expect(throws: KeychainError.self) { try b.sync() }
+        #expect(locked?.code == .interactionNotAllowed)
+        b.keychain.isLocked = false
+        #expect(try b.sync().applied == 1)
+        #expect(b.keychain.secret("mail") == "arrives-while-locked")
     }
 }

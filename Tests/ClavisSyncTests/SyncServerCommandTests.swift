@@ -55,6 +55,9 @@ import Testing
             clavis, ["sync", "server-init", "--database", "host=\(server.folder) password=hunter2"])
         #expect(password.status == 2)
         #expect(password.output.contains("~/.pgpass") && !password.output.contains("hunter2"))
+        let inURI = try PostgresServer.spawn(
+            clavis, ["sync", "server-init", "--database", "postgresql://admin:hunter2@localhost/clavis"])
+        #expect(inURI.status == 2 && !inURI.output.contains("hunter2"))
         let name = try PostgresServer.spawn(
             clavis, ["sync", "server-add-account", "Robert'); DROP TABLE x;--"], environment: environment)
         #expect(name.status == Int32(UInt8(truncatingIfNeeded: errSecParamStatus)))

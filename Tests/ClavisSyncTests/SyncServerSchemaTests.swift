@@ -58,6 +58,11 @@ import Testing
         try SyncServerAccounts.add("bob", on: administrator)
         try SyncServerAccounts.add("bob", on: administrator)
         #expect(try SyncServerAccounts.list(on: administrator) == ["alice", "bob"])
+        // Row-level security does not hold a superuser: it cannot be an account.
+        let superuser = #expect(throws: KeychainError.self) {
+            try SyncServerAccounts.add(server.administrator, on: administrator)
+        }
+        #expect(superuser?.code == .param)
 
         let alice = try server.connect(as: "alice")
         let bob = try server.connect(as: "bob")

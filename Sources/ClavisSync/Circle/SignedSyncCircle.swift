@@ -21,28 +21,43 @@ public struct SignedSyncCircle: Sendable, Equatable {
         return SignedSyncCircle(body: body, signature: try device.sign(body))
     }
 
-    /// The circle, once its signature is checked against the circle this device trusts (`trusted`): a later
-    /// version, signed by one of the trusted circle's members or by its recovery member. With nothing trusted yet (a
-    /// device joining), a circle signed by one of its own members or its recovery member is taken as it is: the join's
-    /// code is what binds the device to the right circle.
+    /// The circle, once checked against the circle this device trusts (`trusted`): the next version, with the same
+    /// recovery member, no generation going back and no earlier generation's keys changed, signed by one of the
+    /// trusted circle's members or by its recovery member. With nothing trusted yet (a device joining or
+    /// recovering), only version 1 is taken, and only signed by its own recovery member: a server cannot make a
+    /// circle of its own that names the account's recovery member, and a joining device checks that member against
+    /// the one its join code was made for.
     ///
-    /// - Throws: `verifyFailed` for an older or equal version (a replay), a signer the trusted circle does not
-    ///   list, or a signature that does not verify; `decode` for a malformed circle.
+    /// - Throws: `verifyFailed` for a version that does not follow (a replay, a skip), a signer the trusted circle
+    ///   does not list, a signature that does not verify, or a change to what may not change; `decode` for a
+    ///   malformed circle.
     public func verified(trusting trusted: SyncCircle?) throws(KeychainError) -> SyncCircle {
         var reader = ByteReader(body, subject: "a signed sync circle")
         let circleBytes = Array(try reader.lengthPrefixed())
         let signer = Array(try reader.lengthPrefixed())
         guard reader.isAtEnd else { throw reader.malformed("bytes after the signer") }
         let circle = try SyncCircle(encoded: circleBytes)
-        let authority = trusted ?? circle
-        if let trusted, circle.version <= trusted.version {
-            throw KeychainError(
-                .verifyFailed,
-                "the server sent circle version \(circle.version), and this device has \(trusted.version)")
+        let key: [UInt8]?
+        if let trusted {
+            guard circle.version == trusted.version + 1 else {
+                throw KeychainError(
+                    .verifyFailed,
+                    "the server sent circle version \(circle.version) after \(trusted.version): a replay or a skip")
+            }
+            guard circle.recovery == trusted.recovery, circle.generation >= trusted.generation,
+                trusted.keyCommitments.allSatisfy({ circle.keyCommitments[$0.key] == $0.value })
+            else {
+                throw KeychainError(.verifyFailed, "circle version \(circle.version) changes what no member may change")
+            }
+            key =
+                signer == trusted.recovery.identifier
+                ? trusted.recovery.signingKey : trusted.member(signer)?.signingKey
+        } else {
+            guard circle.version == 1 else {
+                throw KeychainError(.verifyFailed, "a circle is followed from its first version")
+            }
+            key = signer == circle.recovery.identifier ? circle.recovery.signingKey : nil
         }
-        let key =
-            signer == authority.recovery.identifier
-            ? authority.recovery.signingKey : authority.member(signer)?.signingKey
         guard let key else {
             throw KeychainError(.verifyFailed, "the circle was changed by a device that is not a member")
         }
@@ -51,6 +66,14 @@ public struct SignedSyncCircle: Sendable, Equatable {
                 .verifyFailed, "the circle's signature does not verify: it was changed after it was signed")
         }
         return circle
+    }
+
+    /// The circle `signed` lists, checked version by version from the first: what a device that trusts nothing yet
+    /// takes; `nil` when the account has no circle.
+    static func followed(_ signed: [SignedSyncCircle]) throws(KeychainError) -> SyncCircle? {
+        var trusted: SyncCircle?
+        for version in signed { trusted = try version.verified(trusting: trusted) }
+        return trusted
     }
 
     private static func body(_ circle: SyncCircle, signer: [UInt8]) -> [UInt8] {

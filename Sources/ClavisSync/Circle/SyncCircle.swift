@@ -55,16 +55,21 @@ public struct SyncCircle: Sendable, Equatable {
     public var generation: Int64
     /// The members, ordered by identifier.
     public private(set) var members: [Member]
-    /// The recovery member: sync keys are wrapped to it as to a device, and it may sign a change when no member is
-    /// left; its private keys are sealed under the recovery key.
+    /// The recovery member: sync keys are wrapped to it as to a device, it signs the first version, and it may sign a
+    /// change when no member is left; its private keys are sealed under the recovery key.
     public var recovery: Member
+    /// Each generation's `SyncKeys.commitment`: a device takes only keys that match, whoever wrapped them.
+    public private(set) var keyCommitments: [Int64: [UInt8]]
 
     /// A circle of `members`.
-    public init(version: Int64, generation: Int64, members: [Member], recovery: Member) {
+    public init(
+        version: Int64, generation: Int64, members: [Member], recovery: Member, keyCommitments: [Int64: [UInt8]]
+    ) {
         self.version = version
         self.generation = generation
         self.members = members.sorted { $0.identifier.lexicographicallyPrecedes($1.identifier) }
         self.recovery = recovery
+        self.keyCommitments = keyCommitments
     }
 
     /// The member with `identifier`, if it is one.
@@ -79,14 +84,17 @@ public struct SyncCircle: Sendable, Equatable {
     public func adding(_ member: Member) -> SyncCircle {
         SyncCircle(
             version: version + 1, generation: generation,
-            members: members.filter { $0.identifier != member.identifier } + [member], recovery: recovery)
+            members: members.filter { $0.identifier != member.identifier } + [member], recovery: recovery,
+            keyCommitments: keyCommitments)
     }
 
-    /// The next version without the device `identifier`, with the next generation of sync keys.
-    public func removing(_ identifier: [UInt8]) -> SyncCircle {
-        SyncCircle(
-            version: version + 1, generation: generation + 1, members: members.filter { $0.identifier != identifier },
-            recovery: recovery)
+    /// The next version without the device `identifier`, with `keys` as the next generation.
+    public func removing(_ identifier: [UInt8], nextKeys keys: SyncKeys) -> SyncCircle {
+        var commitments = keyCommitments
+        commitments[keys.generation] = keys.commitment
+        return SyncCircle(
+            version: version + 1, generation: keys.generation,
+            members: members.filter { $0.identifier != identifier }, recovery: recovery, keyCommitments: commitments)
     }
 
     /// The circle's bytes, which its signature covers.
@@ -96,6 +104,11 @@ public struct SyncCircle: Sendable, Equatable {
         writer.int64(version)
         writer.int64(generation)
         recovery.encode(to: &writer)
+        writer.uint32(UInt32(keyCommitments.count))
+        for (generation, commitment) in keyCommitments.sorted(by: { $0.key < $1.key }) {
+            writer.int64(generation)
+            writer.lengthPrefixed(commitment)
+        }
         writer.uint32(UInt32(members.count))
         for member in members { member.encode(to: &writer) }
         return writer.bytes
@@ -110,11 +123,19 @@ public struct SyncCircle: Sendable, Equatable {
         let version = try reader.int64()
         let generation = try reader.int64()
         let recovery = try Member(from: &reader)
+        let commitmentCount = try reader.uint32()
+        guard commitmentCount <= 100_000 else { throw reader.malformed("\(commitmentCount) key generations") }
+        var commitments: [Int64: [UInt8]] = [:]
+        for _ in 0..<commitmentCount { commitments[try reader.int64()] = Array(try reader.lengthPrefixed()) }
         let count = try reader.uint32()
         guard count <= 1000 else { throw reader.malformed("a circle of \(count) members") }
         var members: [Member] = []
         for _ in 0..<count { members.append(try Member(from: &reader)) }
-        guard reader.isAtEnd, version > 0, generation > 0 else { throw reader.malformed("a malformed circle") }
-        self.init(version: version, generation: generation, members: members, recovery: recovery)
+        guard reader.isAtEnd, version > 0, generation > 0, commitments[generation] != nil else {
+            throw reader.malformed("a malformed circle")
+        }
+        self.init(
+            version: version, generation: generation, members: members, recovery: recovery,
+            keyCommitments: commitments)
     }
 }

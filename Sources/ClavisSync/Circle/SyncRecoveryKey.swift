@@ -15,16 +15,19 @@ public struct SyncRecoveryKey: Sendable {
     private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
 
     /// A new random recovery key.
-    public static func generate() -> SyncRecoveryKey {
-        SyncRecoveryKey(secret: SecureRandom.secureBytes(count: 32))
+    public static func generate() throws(KeychainError) -> SyncRecoveryKey {
+        try SyncRecoveryKey(secret: SecureRandom.secureBytes(count: 32))
     }
 
-    private init(secret: SecureBytes) {
+    private init(secret: SecureBytes) throws(KeychainError) {
         self.secret = secret
-        wrappingKey =
-            (try? HKDFSHA256.deriveKey(
+        do throws(CryptoError) {
+            wrappingKey = try HKDFSHA256.deriveKey(
                 from: secret, salt: Array("clavis.sync.recovery.v1".utf8), info: Array("wrapping".utf8),
-                outputByteCount: 32)) ?? SecureBytes([UInt8](repeating: 0, count: 32))
+                outputByteCount: 32)
+        } catch {
+            throw KeychainError(.internal, "the recovery key's wrapping key could not be derived")
+        }
     }
 
     /// The key as the user writes it down: "XXXX-XXXX-…" (13 groups; the last holds the final bits).
@@ -77,7 +80,7 @@ public struct SyncRecoveryKey: Sendable {
         guard bytes.count == 32 else {
             throw KeychainError(.param, "a recovery key is 52 characters; this one is not")
         }
-        self.init(secret: SecureBytes(bytes))
+        try self.init(secret: SecureBytes(bytes))
     }
 
     /// `secret` sealed under the recovery key for `purpose` (AES-256-GCM binding the purpose).

@@ -7,6 +7,8 @@ public import ClavisCore
 /// Not thread-safe: one thread uses a connection at a time. Closed when the value goes.
 public final class SyncDatabase {
     let connection: OpaquePointer
+    /// How many `transaction` calls are open: the outermost begins and commits, an inner one is a savepoint.
+    private var transactionDepth = 0
 
     /// Connects with `connectionString`, in libpq's syntax (`host=/run/postgresql dbname=clavis`, or a
     /// `postgresql://` URI); "" takes everything from the `PG*` environment. A password belongs in the environment
@@ -50,15 +52,19 @@ public final class SyncDatabase {
         _ = try rows(of: clavis_pg_execute_script(connection, sql))
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. Inside another
+    /// transaction it is a savepoint: its own changes go when it throws, and the outer transaction decides the rest.
     public func transaction<Result>(_ body: () throws(KeychainError) -> Result) throws(KeychainError) -> Result {
-        try execute("BEGIN")
+        let savepoint = transactionDepth == 0 ? nil : "clavis_\(transactionDepth)"
+        try execute(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN")
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(savepoint.map { "RELEASE SAVEPOINT \($0)" } ?? "COMMIT")
             return result
         } catch {
-            _ = try? execute("ROLLBACK")
+            _ = try? execute(savepoint.map { "ROLLBACK TO SAVEPOINT \($0)" } ?? "ROLLBACK")
             throw error
         }
     }

@@ -74,10 +74,9 @@ public struct SyncEngine {
                     continue
                 }
                 // A record that does not verify stops the round here, and every round after, until it is resolved:
-                // it is never applied, nor passed over unnoticed.
+                // it is never applied, nor passed over unnoticed. Nor is a change passed over when applying it
+                // fails: the next round reads it again.
                 let item = try record.open(keys: keys, members: members, newerThan: state.versions[record.identifier])
-                state.lastChange = change.change
-                state.versions[record.identifier] = record.version
                 let identifier = record.identifier
                 if let mine = pending?[identifier],
                     !Self.wins(
@@ -85,12 +84,14 @@ public struct SyncEngine {
                         ownWriter: membership.device.identifier)
                 {
                     round.kept += 1
-                    continue
+                } else {
+                    try local.apply(item)
+                    pending?[identifier] = nil
+                    state.agreed[identifier] = try fingerprint(of: item)
+                    round.applied += 1
                 }
-                try local.apply(item)
-                pending?[identifier] = nil
-                state.agreed[identifier] = item.fingerprint
-                round.applied += 1
+                state.versions[identifier] = record.version
+                state.lastChange = change.change
             }
         }
     }
@@ -112,7 +113,7 @@ public struct SyncEngine {
                 return false
             }
             state.versions[identifier] = record.version
-            state.agreed[identifier] = item.fingerprint
+            state.agreed[identifier] = try fingerprint(of: item)
             round.sent += 1
         }
         return true
@@ -124,9 +125,19 @@ public struct SyncEngine {
         var changed: [[UInt8]: SyncedItem] = [:]
         for item in try local.itemsToSync() {
             let identifier = SyncRecordIdentifier.of(item.itemClass, attributes: item.attributes, keys: keys)
-            if state.agreed[identifier] != item.fingerprint { changed[identifier] = item }
+            if try state.agreed[identifier] != fingerprint(of: item) { changed[identifier] = item }
         }
         return changed
+    }
+
+    /// What tells that `item` changed since it last agreed with the server: HMAC-SHA256 of the whole item, time
+    /// included, under the circle's identifier key (keyed, so that the state kept on disk allows no guessing of a
+    /// secret).
+    private func fingerprint(of item: SyncedItem) throws(KeychainError) -> [UInt8] {
+        guard let keys = membership.currentKeys else {
+            throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
+        }
+        return keys.fingerprint(of: item)
     }
 
     /// True when a change made at `time` by `writer` replaces a local one made at `localTime`: the newer wins, and at

@@ -8,7 +8,7 @@ public struct SyncState: Sendable, Equatable {
     public var lastChange: Int64 = 0
     /// Each record's version as last read or written, by identifier.
     public var versions: [[UInt8]: Int64] = [:]
-    /// A digest of each record's item as last agreed (`SyncedItem.fingerprint`), by identifier.
+    /// A keyed digest of each record's item as last agreed (`SyncKeys.fingerprint`), by identifier.
     public var agreed: [[UInt8]: [UInt8]] = [:]
 
     /// A device that has synced nothing.

@@ -37,6 +37,19 @@ public struct SyncKeys: Sendable {
         return SyncKeys(generation: generation + 1, identifierKey: identifierKey, classKeys: classKeys)
     }
 
+    /// What the circle records of these keys, so that a device takes only the keys the circle's members made:
+    /// SHA-256 of a domain tag and the keys (which are random, 256 bits each, so the digest gives nothing away).
+    public var commitment: [UInt8] {
+        SHA256.hash(Array("clavis.sync.keys-commitment.v1".utf8) + encoded.unprotectedBytes())
+    }
+
+    /// HMAC-SHA256 of `item` (all of it, time included) under the identifier key: what a device keeps to tell that
+    /// an item changed since it last agreed with the server.
+    func fingerprint(of item: SyncedItem) -> [UInt8] {
+        HMACSHA256.authenticationCode(
+            for: Array("clavis.sync.fingerprint.v1".utf8) + item.encoded.unprotectedBytes(), key: identifierKey)
+    }
+
     /// The keys as one secret, for wrapping to a device or to the recovery key: the generation, the identifier key,
     /// then each synced class's key in `syncedClasses` order.
     public var encoded: SecureBytes {

@@ -1,5 +1,4 @@
 public import ClavisCore
-internal import ClavisCrypto
 public import FoundationEssentials
 
 /// What a record carries: an item as it syncs (its class, every attribute, its access group among them, and its
@@ -45,9 +44,6 @@ public struct SyncedItem: Sendable {
         defer { writer.wipe() }
         return SecureBytes(writer.bytes)
     }
-
-    /// A digest of the whole item, time included: what tells that it changed since it last agreed with the server.
-    var fingerprint: [UInt8] { SHA256.hash(encoded.unprotectedBytes()) }
 
     /// The item `encoded` gave.
     init(encoded: SecureBytes) throws(KeychainError) {

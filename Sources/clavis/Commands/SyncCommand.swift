@@ -26,7 +26,7 @@ struct SyncCommand: RunnableCommand {
         operands: "server-init | server-add-account NAME | server-accounts", usesItems: false
     ) { (parsed) throws(UsageError) in
         let database = parsed.value("--database") ?? ""
-        if database.contains("password") {
+        if SyncCommand.carriesPassword(database) {
             throw UsageError(
                 message: "sync: put the database password in ~/.pgpass or PGPASSWORD, not on the command line")
         }
@@ -37,6 +37,15 @@ struct SyncCommand: RunnableCommand {
         case ("server-add-account", _): throw UsageError(message: "sync server-add-account needs the account's name")
         default: throw UsageError(message: "sync needs server-init, server-add-account NAME or server-accounts")
         }
+    }
+
+    /// True for a connection string with a password in it: a `password` keyword, or a URI's `user:password@`.
+    static func carriesPassword(_ database: String) -> Bool {
+        if database.contains("password") { return true }
+        guard let scheme = database.firstRange(of: "://") else { return false }
+        let authority = database[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
+        guard let at = authority.lastIndex(of: "@") else { return false }
+        return authority[..<at].contains(":")
     }
 
     func run(_ context: CommandContext) -> Int32 {
