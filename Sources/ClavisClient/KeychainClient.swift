@@ -43,12 +43,7 @@ public struct KeychainClient: Sendable {
     public func add(_ item: NewItem, authentication: CallAuthentication = CallAuthentication()) throws(KeychainError)
         -> Item
     {
-        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
-            (proof, _) throws(KeychainError) in
-            var item = item
-            item.authentication = proof
-            return try service.add(item)
-        }
+        try authenticatedAdd(item, authentication, service.add)
     }
 
     /// The items matching `query` in insertion order, at most `query.limit`; empty when none match.
@@ -95,12 +90,7 @@ public struct KeychainClient: Sendable {
     public func addGeneratedKey(_ item: NewItem, authentication: CallAuthentication = CallAuthentication())
         throws(KeychainError) -> Item
     {
-        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
-            (proof, _) throws(KeychainError) in
-            var item = item
-            item.authentication = proof
-            return try service.addGeneratedKey(item)
-        }
+        try authenticatedAdd(item, authentication, service.addGeneratedKey)
     }
 
     /// Runs `use` with the private key of the token-held key item `reference` names, authenticating for its
@@ -119,12 +109,7 @@ public struct KeychainClient: Sendable {
     public func generateSealedKey(_ item: NewItem, authentication: CallAuthentication = CallAuthentication())
         throws(KeychainError) -> SealedKey
     {
-        try AuthenticatedCall.run(authentication, operation: .add, client: self) {
-            (proof, _) throws(KeychainError) in
-            var item = item
-            item.authentication = proof
-            return try service.generateSealedKey(item)
-        }
+        try authenticatedAdd(item, authentication, service.generateSealedKey)
     }
 
     /// Runs `use` with the private key sealed in `box` (`SealedKey.box`), authenticating for its access control as
@@ -143,11 +128,22 @@ public struct KeychainClient: Sendable {
     public func addSealedKey(
         _ box: [UInt8], as item: NewItem, authentication: CallAuthentication = CallAuthentication()
     ) throws(KeychainError) -> Item {
+        try authenticatedAdd(item, authentication) { (item) throws(KeychainError) in
+            try service.addSealedKey(box, as: item)
+        }
+    }
+
+    /// Runs `call`, an add of `item`, with the proof `authentication` obtains set as the item's, asking and retrying
+    /// as the answers need.
+    private func authenticatedAdd<Result: Sendable>(
+        _ item: NewItem, _ authentication: CallAuthentication,
+        _ call: (NewItem) throws(KeychainError) -> ServiceAnswer<Result>
+    ) throws(KeychainError) -> Result {
         try AuthenticatedCall.run(authentication, operation: .add, client: self) {
             (proof, _) throws(KeychainError) in
             var item = item
             item.authentication = proof
-            return try service.addSealedKey(box, as: item)
+            return try call(item)
         }
     }
 

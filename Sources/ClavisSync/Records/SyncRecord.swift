@@ -126,23 +126,22 @@ public struct SyncRecord: Sendable, Equatable {
 
     /// What the item's sealing binds: the identifier, version and writer, and the ciphertext's header.
     private func boundData(header: [UInt8]) -> [UInt8] {
-        var writer = ByteWriter()
-        writer.raw(Array("clavis.sync.record.v1".utf8))
-        writer.lengthPrefixed(identifier)
-        writer.int64(version)
-        writer.lengthPrefixed(self.writer)
-        writer.lengthPrefixed(header)
-        return writer.bytes
+        describing("clavis.sync.record.v1", then: header)
     }
 
     /// What the writer signs: the identifier, version, writer and the whole ciphertext.
     private var signedMessage: [UInt8] {
+        describing("clavis.sync.record-signature.v1", then: ciphertext)
+    }
+
+    /// `tag`, the identifier, version and writer, then `tail`, each field length-prefixed.
+    private func describing(_ tag: String, then tail: [UInt8]) -> [UInt8] {
         var writer = ByteWriter()
-        writer.raw(Array("clavis.sync.record-signature.v1".utf8))
+        writer.raw(Array(tag.utf8))
         writer.lengthPrefixed(identifier)
         writer.int64(version)
         writer.lengthPrefixed(self.writer)
-        writer.lengthPrefixed(ciphertext)
+        writer.lengthPrefixed(tail)
         return writer.bytes
     }
 }
