@@ -194,4 +194,16 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(try b.sync().applied == 1)
         #expect(b.keychain.secret("mail") == "arrives-while-locked")
     }
+
+    @Test func aDeviceAwayForLongCatchesUpPageByPage() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        // More changes than one page of the store holds (500).
+        for index in 0..<620 { a.keychain.set("item-\(index)", secret: "secret-\(index)") }
+        #expect(try a.sync().sent == 620)
+        #expect(try b.sync().applied == 620)
+        #expect(b.keychain.items.count == 620 && b.keychain.secret("item-619") == "secret-619")
+        #expect(try b.sync() == SyncEngine.Round())
+    }
 }

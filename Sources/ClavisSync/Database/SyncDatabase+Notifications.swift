@@ -34,19 +34,25 @@ extension SyncDatabase {
     ///
     /// - Throws: `notAvailable` when the connection failed.
     public func nextNotification(waitingAtMost milliseconds: Int32) throws(KeychainError) -> SyncNotification? {
-        if let waiting = takeNotification() { return waiting }
-        var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
-        guard descriptor.fd >= 0 else { throw KeychainError(.notAvailable, "the sync database connection is closed") }
+        let deadline = milliseconds < 0 ? nil : ContinuousClock.now + .milliseconds(Int(milliseconds))
         while true {
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
-            break
+            if let waiting = takeNotification() { return waiting }
+            var remaining: Int32 = -1
+            if let deadline {
+                let now = ContinuousClock.now
+                guard now <= deadline else { return nil }
+                let left = now.duration(to: deadline).components
+                remaining = Int32(clamping: left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000)
+            }
+            var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            guard descriptor.fd >= 0 else {
+                throw KeychainError(.notAvailable, "the sync database connection is closed")
+            }
+            // Woken by a signal, or by input that held no notification: wait again for what time is left.
+            if poll(&descriptor, 1, remaining) > 0, !consumeInput() {
+                throw KeychainError(.notAvailable, "the sync database connection failed while waiting")
+            }
         }
-        guard consumeInput() else {
-            throw KeychainError(.notAvailable, "the sync database connection failed while waiting")
-        }
-        return takeNotification()
     }
 }
 
