@@ -66,12 +66,15 @@ let package = Package(
             name: "ClavisEmbedded",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication", "ClavisTPM",
+                "ClavisSync",
             ]),
         .executableTarget(
             name: "clavis-bench",
             dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
-        .testTarget(name: "ClavisSyncTests", dependencies: ["ClavisSync", "ClavisCore", "ClavisCrypto"]),
+        .testTarget(
+            name: "ClavisSyncTests",
+            dependencies: ["ClavisSync", "ClavisCore", "ClavisCrypto", "ClavisStore", "ClavisEmbedded"]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),

@@ -58,7 +58,7 @@ extension KeychainEngine {
     }
 
     /// Deletes the row `rowID` and its lookups without reading it.
-    private func deleteRowUnread(_ rowID: Int64) throws {
+    func deleteRowUnread(_ rowID: Int64) throws {
         try deleteItemRows(where: "id = ?", [.integer(rowID)])
         // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
         // on these rare paths).

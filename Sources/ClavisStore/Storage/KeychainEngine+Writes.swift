@@ -96,7 +96,7 @@ extension KeychainEngine {
     /// Seals `item` with `secret` (`nil` for a tombstone, which keeps only the attributes), inserts its row and
     /// returns the item as stored: its reference, drawn fresh for it, made to name its row
     /// (`PersistentReference.naming(row:)`, found without an index entry). Its protection class must be open.
-    private func insert(_ item: Item, secret: PreparedSecret?) throws -> Item {
+    func insert(_ item: Item, secret: PreparedSecret?) throws -> Item {
         let rowID = try nextRowID()
         var item = item
         item.persistentReference = item.persistentReference.naming(row: rowID)

@@ -1,0 +1,19 @@
+package import ClavisCore
+
+// What sync reads of the keychain and writes into it (see `KeychainEngine.synchronizedItems`).
+extension Keychain {
+    /// Every item that leaves the device (`sync` set, a class without `ThisDeviceOnly`, no access control) in an
+    /// open class, every group's, with the tombstone of each one deleted (its secret `nil`): the newest row per
+    /// primary key, oldest first.
+    package func synchronizedItems() throws(KeychainError) -> [Item] {
+        try perform { try $0.synchronizedItems() }
+    }
+
+    /// Puts an item another device made (modification time included; `secret` `nil` for a tombstone) in place of
+    /// the rows with its class and primary key; `.needsUnlock` while its class is closed.
+    ///
+    /// - Throws: `param` for an item that does not sync.
+    package func storeSynchronized(_ item: Item, secret: SecureBytes?) throws(KeychainError) -> ServiceAnswer<Void> {
+        try perform(writing: true) { try $0.storeSynchronized(item, secret: secret) }
+    }
+}

@@ -1,0 +1,124 @@
+import ClavisCore
+import ClavisEmbedded
+import ClavisStore
+import ClavisSync
+import Foundation
+import Testing
+
+/// Real keychains syncing through a real PostgreSQL: what each device's keychain files hold after its rounds, with
+/// the engine reading and applying through `KeychainSyncItems`.
+@Suite(.serialized) struct KeychainSyncTests {
+    /// A device: a keychain in a folder of its own and its engine.
+    final class Device {
+        let folder: String
+        let keychain: Keychain
+        var engine: SyncEngine
+        let records: SyncRecordStore
+        let circles: SyncCircleStore
+
+        init(_ membership: SyncMembership, server: PostgresServer) throws {
+            folder = FileManager.default.temporaryDirectory.appending(path: "clavis-sync-\(UUID().uuidString)").path
+            keychain = try Keychain(home: KeychainHome(path: folder))
+            engine = SyncEngine(membership: membership)
+            let database = try server.connect(as: "alice")
+            records = SyncRecordStore(database: database)
+            circles = SyncCircleStore(database: database)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+        @discardableResult
+        func sync() throws -> SyncEngine.Round {
+            try engine.synchronize(KeychainSyncItems(keychain: keychain), records: records, circles: circles)
+        }
+
+        func add(_ account: String, secret: String, protection: ProtectionClass = .whenUnlocked, sync: Bool = true)
+            throws
+        {
+            _ = try keychain.add(
+                NewItem(
+                    itemClass: .genericPassword,
+                    attributes: [
+                        .account: .string(account), .service: .string("sync.example.org"),
+                        .accessGroup: .string("TEAM.app"), .accessible: .string(protection.rawValue),
+                        .synchronizable: .bool(sync),
+                    ],
+                    secret: SecureBytes(Array(secret.utf8)))
+            ).resultOrThrow()
+        }
+
+        /// The secret of `account`'s item, whichever its `sync`; `nil` when there is none.
+        func secret(_ account: String) throws -> String? {
+            let found = try keychain.find(
+                ItemQuery(
+                    itemClass: .genericPassword, attributes: [.account: .string(account)], synchronizable: .any,
+                    returnsSecret: true)
+            ).resultOrThrow()
+            return found.first?.secret.map { String(decoding: $0.unprotectedBytes(), as: UTF8.self) }
+        }
+    }
+
+    private func devices(_ count: Int, server: PostgresServer) throws -> [Device] {
+        let administrator = try server.connect()
+        _ = try SyncServerSchema.install(on: administrator)
+        try SyncServerAccounts.add("alice", on: administrator)
+        let store = SyncCircleStore(database: try server.connect(as: "alice"))
+        var (first, _) = try SyncMembership.createCircle(device: try SyncDeviceKey.generate(), name: "a", store: store)
+        var memberships: [SyncMembership] = []
+        for index in 1..<count {
+            let key = try SyncDeviceKey.generate()
+            let request = try SyncMembership.requestJoin(device: key, name: "device \(index)", store: store)
+            try first.approve(code: request.code, store: store)
+            memberships.append(try #require(try SyncMembership.joined(device: key, request: request, store: store)))
+        }
+        return try ([first] + memberships).map { try Device($0, server: server) }
+    }
+
+    @Test func itemsAddedUpdatedAndDeletedReachEveryKeychainAndLocalOnesStay() throws {
+        let server = try PostgresServer()
+        let devices = try devices(3, server: server)
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        try a.add("shared", secret: "added-on-a")
+        try a.add("this-device-only", secret: "stays-on-a", protection: .whenUnlockedThisDeviceOnly)
+        try a.add("not-synchronizable", secret: "also-stays-on-a", sync: false)
+        // An item with an access control stays on the device whose authentication it asks for.
+        _ = try a.keychain.add(
+            NewItem(
+                itemClass: .genericPassword,
+                attributes: [
+                    .account: .string("access-controlled"), .service: .string("sync.example.org"),
+                    .accessGroup: .string("TEAM.app"), .accessible: .string(ProtectionClass.whenUnlocked.rawValue),
+                    .synchronizable: .bool(true),
+                    .accessControl: .data(AccessControl(protection: .whenUnlocked, flags: []).encoded),
+                ],
+                secret: SecureBytes(Array("guarded".utf8)))
+        ).resultOrThrow()
+        #expect(try a.sync().sent == 1)
+        #expect(try b.sync() == SyncEngine.Round(applied: 1), "applied, and nothing sent back")
+        try c.sync()
+        #expect(try b.secret("shared") == "added-on-a" && c.secret("shared") == "added-on-a")
+        #expect(try b.secret("this-device-only") == nil && b.secret("not-synchronizable") == nil)
+        #expect(try b.secret("access-controlled") == nil)
+        #expect(try c.secret("this-device-only") == nil && c.secret("not-synchronizable") == nil)
+
+        // An update on b reaches a and c.
+        let shared = ItemQuery(
+            itemClass: .genericPassword, attributes: [.account: .string("shared")], synchronizable: .yes)
+        _ = try b.keychain.update(shared, with: ItemChanges(secret: SecureBytes(Array("updated-on-b".utf8))))
+            .resultOrThrow()
+        #expect(try b.sync().sent == 1)
+        try a.sync()
+        try c.sync()
+        #expect(try a.secret("shared") == "updated-on-b" && c.secret("shared") == "updated-on-b")
+
+        // A delete on c removes it everywhere.
+        _ = try c.keychain.delete(shared).resultOrThrow()
+        #expect(try c.sync().sent == 1)
+        try a.sync()
+        try b.sync()
+        #expect(try a.secret("shared") == nil && b.secret("shared") == nil)
+        // And the devices agree: no round has anything left to do.
+        for device in devices { #expect(try device.sync() == SyncEngine.Round()) }
+        #expect(try a.secret("this-device-only") == "stays-on-a")
+    }
+}
