@@ -122,3 +122,56 @@ import Testing
         #expect(try a.secret("this-device-only") == "stays-on-a")
     }
 }
+
+/// What a device keeps of its sync between runs, sealed in its keychain beside the items.
+@Suite(.serialized) struct KeychainSyncStateTests {
+    @Test func aDeviceResumesFromWhatItsKeychainKeepsAndNoQueryReachesIt() throws {
+        let server = try PostgresServer()
+        let administrator = try server.connect()
+        _ = try SyncServerSchema.install(on: administrator)
+        try SyncServerAccounts.add("alice", on: administrator)
+        let database = try server.connect(as: "alice")
+        let circles = SyncCircleStore(database: database)
+        let records = SyncRecordStore(database: database)
+        let (membership, _) = try SyncMembership.createCircle(
+            device: try SyncDeviceKey.generate(), name: "laptop", store: circles)
+        let folder = FileManager.default.temporaryDirectory.appending(path: "clavis-sync-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var engine = SyncEngine(membership: membership)
+        do {
+            let keychain = try Keychain(home: KeychainHome(path: folder))
+            _ = try keychain.add(
+                NewItem(
+                    itemClass: .genericPassword,
+                    attributes: [
+                        .account: .string("kept"), .accessGroup: .string("TEAM.app"), .synchronizable: .bool(true),
+                        .accessible: .string(ProtectionClass.afterFirstUnlock.rawValue),
+                    ],
+                    secret: SecureBytes(Array("resumed".utf8)))
+            ).resultOrThrow()
+            #expect(
+                try engine.synchronize(KeychainSyncItems(keychain: keychain), records: records, circles: circles).sent
+                    == 1)
+            #expect(try KeychainSyncState(keychain: keychain).load() == nil)
+            try KeychainSyncState(keychain: keychain).save(engine.membership, engine.state)
+        }
+        // The keychain opened again (the device restarted): the same membership and state, and nothing to resend.
+        let keychain = try Keychain(home: KeychainHome(path: folder))
+        let (loaded, state) = try #require(try KeychainSyncState(keychain: keychain).load())
+        #expect(loaded.device.identifier == membership.device.identifier && loaded.circle == membership.circle)
+        #expect(Set(loaded.keys.keys) == [1] && loaded.currentKeys?.commitment == membership.currentKeys?.commitment)
+        #expect(state == engine.state && state.versions.count == 1 && state.agreed.count == 1)
+        var resumed = SyncEngine(membership: loaded, state: state)
+        #expect(
+            try resumed.synchronize(KeychainSyncItems(keychain: keychain), records: records, circles: circles)
+                == SyncEngine.Round())
+        // No item query finds it, in any class or group.
+        for itemClass in [ItemClass.genericPassword, .internetPassword, .key, .certificate] {
+            let found = try keychain.find(ItemQuery(itemClass: itemClass, synchronizable: .any, limit: .all))
+                .resultOrThrow()
+            #expect(found.allSatisfy { $0.attributes[.account] == .string("kept") })
+        }
+        try KeychainSyncState(keychain: keychain).remove()
+        #expect(try KeychainSyncState(keychain: keychain).load() == nil)
+    }
+}
