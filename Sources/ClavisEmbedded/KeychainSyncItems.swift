@@ -32,9 +32,9 @@ package struct KeychainSyncItems: SyncLocalItems {
         }
     }
 
-    /// A modification date in milliseconds since 1970 (0 when absent).
+    /// A modification date in milliseconds since 1970 (0 when absent, or not a time a keychain holds).
     private static func milliseconds(_ value: AttributeValue?) -> Int64 {
         guard case .date(let date)? = value else { return 0 }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+        return Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded()) ?? 0
     }
 }

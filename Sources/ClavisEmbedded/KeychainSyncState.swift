@@ -22,7 +22,14 @@ package struct KeychainSyncState {
             throw KeychainError(.interactionNotAllowed, "the keychain has not been unlocked since it started")
         }
         guard let stored else { return nil }
-        var reader = ByteReader(stored.unprotectedBytes(), subject: "the sync state")
+        var bytes = stored.unprotectedBytes()
+        defer { bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
+        return try Self.decoded(bytes)
+    }
+
+    /// The membership and state in `bytes` (which the caller zeroes).
+    private static func decoded(_ bytes: [UInt8]) throws(KeychainError) -> (SyncMembership, SyncState) {
+        var reader = ByteReader(bytes, subject: "the sync state")
         let membership = try SyncMembership(encoded: try reader.secret())
         let state = try SyncState(encoded: Array(try reader.lengthPrefixed()))
         guard reader.isAtEnd else { throw reader.malformed("bytes after the sync state") }

@@ -24,16 +24,22 @@ extension Keychain {
         let column = Self.column(name)
         guard let value else {
             try perform(writing: true) { engine in
-                try engine.connection.execute("DELETE FROM settings WHERE name = ?", [.text(column)])
+                try engine.changingKeybag {
+                    try engine.connection.execute("DELETE FROM settings WHERE name = ?", [.text(column)])
+                }
             }
             return .done(())
         }
         return try sealOutsideItems(
             value, protection: Self.protection, needsPasscode: false, context: Array(column.utf8)
         ).map { (box) throws(KeychainError) in
+            // Under the state digest of a keychain bound to a TPM, as the keybag is: a copy put back from earlier
+            // is caught when the keychain opens.
             try perform(writing: true) { engine in
-                try engine.connection.execute(
-                    "INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(column), .blob(box)])
+                try engine.changingKeybag {
+                    try engine.connection.execute(
+                        "INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(column), .blob(box)])
+                }
             }
         }
     }

@@ -74,6 +74,26 @@ import Testing
         return try ([first] + memberships).map { try Device($0, server: server) }
     }
 
+    @Test func aKeyHeldHereInARowThatStaysIsNeitherSentNorReplaced() throws {
+        let server = try PostgresServer()
+        let devices = try devices(2, server: server)
+        let (a, b) = (devices[0], devices[1])
+        // Both hold "same" (same account, service and group, sync set); on b it is ThisDeviceOnly.
+        try a.add("same", secret: "from-a")
+        try b.add("same", secret: "only-on-b", protection: .whenUnlockedThisDeviceOnly)
+        try a.sync()
+        #expect(try b.sync().applied == 0 || b.secret("same") == "only-on-b")
+        #expect(try b.secret("same") == "only-on-b")
+        #expect(try a.secret("same") == "from-a")
+        // A change whose dates are not times is refused, whatever device sent it.
+        var item = try #require(try a.keychain.synchronizedItems().first)
+        item.attributes[.modificationDate] = .date(Date(timeIntervalSince1970: .nan))
+        let refused = #expect(throws: KeychainError.self) {
+            _ = try b.keychain.storeSynchronized(item, secret: item.secret)
+        }
+        #expect(refused?.code == .param)
+    }
+
     @Test func itemsAddedUpdatedAndDeletedReachEveryKeychainAndLocalOnesStay() throws {
         let server = try PostgresServer()
         let devices = try devices(3, server: server)
@@ -165,11 +185,17 @@ import Testing
         #expect(
             try resumed.synchronize(KeychainSyncItems(keychain: keychain), records: records, circles: circles)
                 == SyncEngine.Round())
-        // No item query finds it, in any class or group.
+        // No item query finds it, in any class or group: the one item is the password added above.
         for itemClass in [ItemClass.genericPassword, .internetPassword, .key, .certificate] {
             let found = try keychain.find(ItemQuery(itemClass: itemClass, synchronizable: .any, limit: .all))
                 .resultOrThrow()
-            #expect(found.allSatisfy { $0.attributes[.account] == .string("kept") })
+            #expect(found.count == (itemClass == .genericPassword ? 1 : 0))
+        }
+        // Its private keys are in no file in clear.
+        let secretPart = Data(try loaded.encoded.withUnsafeBytes { Array($0) }[5..<37])
+        for name in ["keychain.db", "keychain.db-wal"] {
+            let file = (try? Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))) ?? Data()
+            #expect(file.range(of: secretPart) == nil, "\(name) holds the device's private key")
         }
         try KeychainSyncState(keychain: keychain).remove()
         #expect(try KeychainSyncState(keychain: keychain).load() == nil)

@@ -5,51 +5,72 @@ internal import FoundationEssentials
 // The items that leave the device, as sync reads and writes them: every group's, tombstones too, with the
 // modification times they were made at.
 extension KeychainEngine {
-    /// Every row with `sync` set whose class may leave the device and is open now, and that has no access control
-    /// (such an item stays on the device that made it), opened: items with their secrets, tombstones without. For
-    /// one primary key, only the newest row (by modification time) is given.
+    /// Every primary key whose `sync` rows all can leave the device and be read now, as its newest row (by
+    /// modification time), opened: an item with its secret, or a tombstone without. A key with any row that stays
+    /// on this device (a `ThisDeviceOnly` class, an access control), is in a closed class or is damaged is left out
+    /// whole, so that an older row of it never speaks for one that cannot be read (sync takes an absent key as
+    /// unchanged, never as deleted).
     func synchronizedItems() throws -> [Item] {
         var newest: [[UInt8]: Item] = [:]
+        var withheld: Set<[UInt8]> = []
         let columns = ItemRow.columns + ", class, tombstone"
         try connection.forEachRow("SELECT \(columns) FROM items WHERE sync = 1 ORDER BY id", []) { row in
             guard let itemClass = row.text(9).flatMap(ItemClass.init(rawValue:)), let tombstone = row[10].integer,
-                let candidate = try? ItemRow(row: row, itemClass: itemClass),
-                !candidate.binding.protection.isThisDeviceOnly,
-                let classKey = try openClassKey(for: candidate.binding.protection)
+                let candidate = try? ItemRow(row: row, itemClass: itemClass)
             else { return true }
-            do {
-                let itemKey = try sealer.itemKey(
-                    storedKey: candidate.storedKey, classKey: classKey, binding: candidate.binding)
-                var attributes = try sealer.openAttributes(
-                    ItemRow.sealedAttributes(of: row), itemKey: itemKey, binding: candidate.binding)
-                guard attributes[.accessControl] == nil else { return true }
-                attributes[.synchronizable] = .bool(true)
-                attributes[.accessible] = .string(candidate.binding.protection.rawValue)
-                let secret =
-                    tombstone == 0
-                    ? try sealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: candidate.binding) : nil
-                let item = Item(
-                    itemClass: itemClass, attributes: attributes, secret: secret,
-                    persistentReference: candidate.binding.persistentReference)
-                let key = candidate.binding.primaryDigest
-                if let kept = newest[key], Self.modified(kept) > Self.modified(item) { return true }
-                newest[key] = item
-            } catch {
-                // A damaged row is passed over, as a search passes over it.
+            let key = candidate.binding.primaryDigest
+            guard let item = try? syncedItem(candidate, row: row, isTombstone: tombstone != 0) else {
+                withheld.insert(key)
+                return true
             }
+            if let kept = newest[key], Self.modified(kept) > Self.modified(item) { return true }
+            newest[key] = item
             return true
         }
-        return newest.values.sorted { Self.modified($0) < Self.modified($1) }
+        return newest.filter { !withheld.contains($0.key) }.values.sorted { Self.modified($0) < Self.modified($1) }
+    }
+
+    /// The item of a `sync` row as it leaves the device; `nil` for one that stays (a `ThisDeviceOnly` class, an
+    /// access control) or cannot be read now (its class closed).
+    ///
+    /// - Throws: for a damaged row.
+    private func syncedItem(_ candidate: ItemRow, row: Row, isTombstone: Bool) throws -> Item? {
+        let binding = candidate.binding
+        guard !binding.protection.isThisDeviceOnly, let classKey = try openClassKey(for: binding.protection) else {
+            return nil
+        }
+        let itemKey = try sealer.itemKey(storedKey: candidate.storedKey, classKey: classKey, binding: binding)
+        var attributes = try sealer.openAttributes(
+            ItemRow.sealedAttributes(of: row), itemKey: itemKey, binding: binding)
+        guard attributes[.accessControl] == nil else { return nil }
+        attributes[.synchronizable] = .bool(true)
+        attributes[.accessible] = .string(binding.protection.rawValue)
+        let secret =
+            isTombstone ? nil : try sealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: binding)
+        return Item(
+            itemClass: binding.itemClass, attributes: attributes, secret: secret,
+            persistentReference: binding.persistentReference)
     }
 
     /// Puts `item` (its attributes as another device made them, modification time included; `secret` `nil` for a
-    /// tombstone) in place of every row of its class with its primary key, tombstones included, in one transaction;
-    /// `.needsUnlock` while its class is closed.
+    /// tombstone) in place of every `sync` row of its class with its primary key, tombstones included, in one
+    /// transaction. A key this device holds in a row that stays on it (a `ThisDeviceOnly` class, an access control)
+    /// keeps that row: the change is not applied. `.needsUnlock` while the item's class, or a replaced row's, is
+    /// closed.
     ///
-    /// - Throws: `param` for an item that does not sync (no `sync`, or a class that never leaves the device).
+    /// - Throws: `param` for an item that does not sync or whose dates are not times, `dataTooLarge` for a secret
+    ///   over the limit.
     func storeSynchronized(_ item: Item, secret: SecureBytes?) throws -> ServiceAnswer<Void> {
         guard item.isSynchronizable, !item.protection.isThisDeviceOnly, item.itemClass.isStorable else {
             throw KeychainError(.param, "a synchronized item has sync set and a class that leaves the device")
+        }
+        if let secret, secret.count > KeychainLimits.secretBytes {
+            throw KeychainError(.dataTooLarge, "the secret is larger than \(KeychainLimits.secretBytes) bytes")
+        }
+        for key in [AttributeKey.creationDate, .modificationDate] {
+            if case .date(let date)? = item.attributes[key], !Self.isTime(date) {
+                throw KeychainError(.param, "attribute '\(key.rawValue)' of a synchronized item is not a time")
+            }
         }
         var attributes = try item.itemClass.normalized(item.attributes)
         attributes[.accessGroup] = attributes[.accessGroup] ?? .string("")
@@ -57,11 +78,30 @@ extension KeychainEngine {
         return try connection.transaction {
             guard try openClassKey(for: item.protection) != nil else { return .needsUnlock }
             let digest = digests.primaryKeyDigest(of: item.itemClass, attributes)
-            // The rows it replaces go with their lookups (a rare path: each lookup table is searched by row).
-            let replaced = try connection.rows(
-                "SELECT id FROM items WHERE class = ? AND sync = 1 AND primary_digest = ?",
+            let columns = ItemRow.columns + ", class, tombstone"
+            var replaced: [Int64] = []
+            var stays = false
+            var closed = false
+            try connection.forEachRow(
+                "SELECT \(columns) FROM items WHERE class = ? AND sync = 1 AND primary_digest = ?",
                 [.text(item.itemClass.rawValue), .blob(digest)]
-            ).compactMap { $0[0].integer }
+            ) { row in
+                guard let candidate = try? ItemRow(row: row, itemClass: item.itemClass) else { return true }
+                replaced.append(candidate.id)
+                guard row[10].integer == 0 else { return true }
+                if candidate.binding.protection.isThisDeviceOnly {
+                    stays = true
+                } else if try openClassKey(for: candidate.binding.protection) == nil {
+                    closed = true
+                } else if (try? syncedItem(candidate, row: row, isTombstone: false)) == nil {
+                    // Open, leaving the device, yet no item: it has an access control.
+                    stays = true
+                }
+                return true
+            }
+            if stays { return .done(()) }
+            if closed { return .needsUnlock }
+            // The rows it replaces go with their lookups (each lookup table searched by row).
             for rowID in replaced { try deleteRowUnread(rowID) }
             let stored = Item(
                 itemClass: item.itemClass, attributes: attributes, secret: secret,
@@ -69,6 +109,13 @@ extension KeychainEngine {
             _ = try insert(stored, secret: secret.map { PreparedSecret(secret: $0, passwordLayer: nil) })
             return .done(())
         }
+    }
+
+    /// True for a date a keychain can hold: finite, and within some 290,000 years of 1970 (milliseconds fit in 64
+    /// bits).
+    private static func isTime(_ date: Date) -> Bool {
+        let seconds = date.timeIntervalSince1970
+        return seconds.isFinite && abs(seconds) < 9e12
     }
 
     /// The modification time of `item`, or the distant past.

@@ -59,7 +59,8 @@ final class StateDigest {
     /// and the lockout it led to (so that putting back an older count does not buy more guesses).
     static let keybagSettings = ["passcode_kdf", "passcode_failures", "passcode_locked_until"]
 
-    /// The code of the keybag as stored now: every wrapped class key, in class order, and `keybagSettings`.
+    /// The code of the keybag as stored now: every wrapped class key, in class order, `keybagSettings`, and the
+    /// sealed settings.
     func keybagCode(_ connection: Connection) throws -> [UInt8] {
         var message = ByteWriter(capacity: 512)
         message.raw("keybag:".utf8)
@@ -70,6 +71,13 @@ final class StateDigest {
             Self.append(
                 [try connection.scalar("SELECT value FROM settings WHERE name = ?", [.text(name)]) ?? .null],
                 to: &message)
+        }
+        // The sealed settings (`Keychain.sealedSetting`), each named, when there are any: a keychain that has none
+        // keeps the code it had before they existed.
+        for row in try connection.rows(
+            "SELECT name, value FROM settings WHERE name LIKE 'sealed.%' ORDER BY name")
+        {
+            Self.append(row, to: &message)
         }
         return key.authenticationCode(for: message.bytes)
     }

@@ -21,7 +21,12 @@ extension SyncMembership {
     ///
     /// - Throws: `decode` for bytes that are not one.
     public init(encoded: SecureBytes) throws(KeychainError) {
-        var reader = ByteReader(encoded.unprotectedBytes(), subject: "a sync membership")
+        self = try encoded.withTemporaryArray(Self.decoded)
+    }
+
+    /// The membership in `bytes`.
+    private static func decoded(_ bytes: [UInt8]) throws(KeychainError) -> SyncMembership {
+        var reader = ByteReader(bytes, subject: "a sync membership")
         guard try reader.byte() == Self.format else { throw reader.malformed("a membership of another format") }
         let device = try SyncDeviceKey(privateKeys: try reader.secret())
         let circle = try SyncCircle(encoded: Array(try reader.lengthPrefixed()))
@@ -33,7 +38,7 @@ extension SyncMembership {
             keys[generationKeys.generation] = generationKeys
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the membership") }
-        self.init(device: device, circle: circle, keys: keys)
+        return SyncMembership(device: device, circle: circle, keys: keys)
     }
 
     /// The format this build writes and reads.

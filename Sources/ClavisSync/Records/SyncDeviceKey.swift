@@ -51,16 +51,17 @@ public struct SyncDeviceKey: @unchecked Sendable {
     ///
     /// - Throws: `decode` for bytes that are not two P-256 private keys.
     init(privateKeys: SecureBytes) throws(KeychainError) {
-        let bytes = privateKeys.unprotectedBytes()
-        guard bytes.count == 2 * 97 else { throw KeychainError(.decode, "not two P-256 private keys") }
-        let keys: (AsymmetricKey, AsymmetricKey)
-        do throws(CryptoError) {
-            keys = (
-                try AsymmetricKey.ellipticCurve(x963: SecureBytes(bytes[..<97]), isPrivate: true),
-                try AsymmetricKey.ellipticCurve(x963: SecureBytes(bytes[97...]), isPrivate: true)
-            )
-        } catch {
-            throw KeychainError(.decode, "not two P-256 private keys")
+        let keys = try privateKeys.withTemporaryArray {
+            (bytes) throws(KeychainError) -> (AsymmetricKey, AsymmetricKey) in
+            guard bytes.count == 2 * 97 else { throw KeychainError(.decode, "not two P-256 private keys") }
+            do throws(CryptoError) {
+                return (
+                    try AsymmetricKey.ellipticCurve(x963: SecureBytes(bytes[..<97]), isPrivate: true),
+                    try AsymmetricKey.ellipticCurve(x963: SecureBytes(bytes[97...]), isPrivate: true)
+                )
+            } catch {
+                throw KeychainError(.decode, "not two P-256 private keys")
+            }
         }
         try self.init(signingKey: keys.0, encryptionKey: keys.1)
     }

@@ -40,14 +40,17 @@ public struct SyncKeys: Sendable {
     /// What the circle records of these keys, so that a device takes only the keys the circle's members made:
     /// SHA-256 of a domain tag and the keys (which are random, 256 bits each, so the digest gives nothing away).
     public var commitment: [UInt8] {
-        SHA256.hash(Array("clavis.sync.keys-commitment.v1".utf8) + encoded.unprotectedBytes())
+        (try? encoded.withTemporaryArray { (bytes) throws(KeychainError) in
+            SHA256.hash(Array("clavis.sync.keys-commitment.v1".utf8) + bytes)
+        }) ?? []
     }
 
     /// HMAC-SHA256 of `item` (all of it, time included) under the identifier key: what a device keeps to tell that
     /// an item changed since it last agreed with the server.
     func fingerprint(of item: SyncedItem) -> [UInt8] {
-        HMACSHA256.authenticationCode(
-            for: Array("clavis.sync.fingerprint.v1".utf8) + item.encoded.unprotectedBytes(), key: identifierKey)
+        (try? item.encoded.withTemporaryArray { (bytes) throws(KeychainError) in
+            HMACSHA256.authenticationCode(for: Array("clavis.sync.fingerprint.v1".utf8) + bytes, key: identifierKey)
+        }) ?? []
     }
 
     /// The keys as one secret, for wrapping to a device or to the recovery key: the generation, the identifier key,
@@ -65,20 +68,27 @@ public struct SyncKeys: Sendable {
     ///
     /// - Throws: `decode` for bytes of another length.
     public init(encoded: SecureBytes) throws(KeychainError) {
-        let bytes = encoded.unprotectedBytes()
+        let (generation, identifierKey, classKeys) = try encoded.withTemporaryArray(Self.decoded)
+        self.init(generation: generation, identifierKey: identifierKey, classKeys: classKeys)
+    }
+
+    /// The generation and keys in `bytes`.
+    private static func decoded(_ bytes: [UInt8]) throws(KeychainError)
+        -> (Int64, SecureBytes, [ProtectionClass: SecureBytes])
+    {
         let keyCount = AESGCM.keyByteCount
-        guard bytes.count == 8 + HMACSHA256.byteCount + keyCount * Self.syncedClasses.count else {
+        guard bytes.count == 8 + HMACSHA256.byteCount + keyCount * syncedClasses.count else {
             throw KeychainError(.decode, "sync keys of \(bytes.count) bytes")
         }
-        generation = Int64(bitPattern: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-        identifierKey = SecureBytes(bytes[8..<8 + HMACSHA256.byteCount])
+        let generation = Int64(bitPattern: bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        let identifierKey = SecureBytes(bytes[8..<8 + HMACSHA256.byteCount])
         var classKeys: [ProtectionClass: SecureBytes] = [:]
         var offset = 8 + HMACSHA256.byteCount
-        for protection in Self.syncedClasses {
+        for protection in syncedClasses {
             classKeys[protection] = SecureBytes(bytes[offset..<offset + keyCount])
             offset += keyCount
         }
-        self.classKeys = classKeys
+        return (generation, identifierKey, classKeys)
     }
 
     private init(generation: Int64, identifierKey: SecureBytes, classKeys: [ProtectionClass: SecureBytes]) {

@@ -47,14 +47,19 @@ public struct SyncedItem: Sendable {
 
     /// The item `encoded` gave.
     init(encoded: SecureBytes) throws(KeychainError) {
-        var reader = ByteReader(encoded.unprotectedBytes(), subject: "a synced item")
+        self = try encoded.withTemporaryArray(Self.decoded)
+    }
+
+    /// The item in `bytes`.
+    private static func decoded(_ bytes: [UInt8]) throws(KeychainError) -> SyncedItem {
+        var reader = ByteReader(bytes, subject: "a synced item")
         guard let itemClass = ItemClass(rawValue: try reader.string()), itemClass.isStorable else {
             throw reader.malformed("an unknown item class")
         }
-        self.itemClass = itemClass
-        modified = try reader.int64()
-        attributes = try AttributeCodec.decode(Array(try reader.lengthPrefixed()))
-        secret = try reader.optional { (reader) throws(KeychainError) in try reader.secret() }
+        let modified = try reader.int64()
+        let attributes = try AttributeCodec.decode(Array(try reader.lengthPrefixed()))
+        let secret = try reader.optional { (reader) throws(KeychainError) in try reader.secret() }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the item") }
+        return SyncedItem(itemClass: itemClass, attributes: attributes, secret: secret, modified: modified)
     }
 }

@@ -44,7 +44,8 @@ public enum SyncServerSchema {
                 """)
             let found = try database.execute("SELECT version FROM clavis_sync.schema_version").first?[0].integer ?? 0
             guard found >= 0 else {
-                throw KeychainError(.invalidKeychain, "the sync database has schema version \(found), which no Clavis wrote")
+                throw KeychainError(
+                    .invalidKeychain, "the sync database has schema version \(found), which no Clavis wrote")
             }
             guard found <= currentVersion else {
                 throw KeychainError(
