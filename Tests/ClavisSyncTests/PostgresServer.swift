@@ -88,7 +88,7 @@ final class PostgresServer {
     /// Runs a program to its end (posix_spawn, then waitpid) with `environment` added to this process's, and
     /// returns its exit status (128 + the signal for a killed one) and what it printed on both outputs. Not
     /// Foundation's `Process`, which waits for a descriptor the server `pg_ctl` starts inherits and keeps open; the
-    /// output goes through a file for the same reason.
+    /// output goes through a file for the same reason. The child gets standard input, output and error only.
     static func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws
         -> (status: Int32, output: String)
     {
@@ -106,6 +106,12 @@ final class PostgresServer {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, output, 2)
+        // Nothing else of this process's goes with the child: a descriptor another test has open for writing (an
+        // executable it is copying) would stay open in the server for its whole life, and exec of that file would
+        // fail with ETXTBSY.
+        guard let closeFrom = Self.addCloseFrom, closeFrom(&actions, 3) == 0 else {
+            throw ProgramFailure(description: "posix_spawn_file_actions_addclosefrom_np is missing (glibc 2.34+)")
+        }
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
         var variables = ProcessInfo.processInfo.environment
@@ -122,6 +128,14 @@ final class PostgresServer {
         let signal = status & 0x7f
         return (signal == 0 ? (status >> 8) & 0xff : 128 + signal, text)
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc module does not declare.
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }()
 
     /// A program that exited with a failure, and what it printed.
     struct ProgramFailure: Error, CustomStringConvertible {
