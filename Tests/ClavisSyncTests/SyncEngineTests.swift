@@ -12,11 +12,16 @@ final class MemoryKeychain: SyncLocalItems {
     var clock: Int64 = 1_765_000_000_000
     /// While true, applying fails as a locked keychain's would.
     var isLocked = false
+    /// Accounts whose items this keychain refuses, as a keychain refuses an attribute its build does not know.
+    var refusedAccounts: Set<String> = []
 
     func itemsToSync() throws(KeychainError) -> [SyncedItem] { items.values.sorted { $0.modified < $1.modified } }
 
     func apply(_ item: SyncedItem) throws(KeychainError) {
         if isLocked { throw KeychainError(.interactionNotAllowed, "the keychain is locked") }
+        if refusedAccounts.contains(item.attributes[.account]?.stringValue ?? "") {
+            throw KeychainError(.noSuchAttribute, "an attribute this build does not know")
+        }
         items[item.attributes[.account]?.stringValue ?? ""] = item
         clock = max(clock, item.modified)
     }
@@ -204,6 +209,20 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(try a.sync().sent == 620)
         #expect(try b.sync().applied == 620)
         #expect(b.keychain.items.count == 620 && b.keychain.secret("item-619") == "secret-619")
+        #expect(try b.sync() == SyncEngine.Round())
+    }
+
+    @Test func aChangeThisKeychainRefusesForGoodHoldsBackNoOther() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        a.keychain.set("from-a-newer-build", secret: "unreadable-here")
+        a.keychain.set("ordinary", secret: "arrives")
+        try a.sync()
+        b.keychain.refusedAccounts = ["from-a-newer-build"]
+        #expect(try b.sync() == SyncEngine.Round(applied: 1, refused: 1))
+        #expect(b.keychain.secret("ordinary") == "arrives" && b.keychain.secret("from-a-newer-build") == nil)
+        // Passed over for good: the next round does not try it again.
         #expect(try b.sync() == SyncEngine.Round())
     }
 }

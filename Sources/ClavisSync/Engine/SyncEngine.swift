@@ -24,12 +24,16 @@ public struct SyncEngine {
         public var sent = 0
         /// Changes from other devices that lost to a newer local one.
         public var kept = 0
+        /// Changes from other devices this keychain refused for good (an attribute this build does not know, a secret
+        /// over its limit): passed over, so that the others still arrive.
+        public var refused = 0
 
-        /// A round that did `applied`, `sent` and `kept` so many.
-        public init(applied: Int = 0, sent: Int = 0, kept: Int = 0) {
+        /// A round that did `applied`, `sent`, `kept` and `refused` so many.
+        public init(applied: Int = 0, sent: Int = 0, kept: Int = 0, refused: Int = 0) {
             self.applied = applied
             self.sent = sent
             self.kept = kept
+            self.refused = refused
         }
     }
 
@@ -85,10 +89,16 @@ public struct SyncEngine {
                 {
                     round.kept += 1
                 } else {
-                    try local.apply(item)
-                    pending?[identifier] = nil
-                    state.agreed[identifier] = try fingerprint(of: item)
-                    round.applied += 1
+                    do {
+                        try local.apply(item)
+                        pending?[identifier] = nil
+                        state.agreed[identifier] = try fingerprint(of: item)
+                        round.applied += 1
+                    } catch  where Self.refusesForGood(error) {
+                        // A newer build's item, or one this keychain cannot hold: waiting would not change that,
+                        // and would hold back every change after it.
+                        round.refused += 1
+                    }
                 }
                 state.versions[identifier] = record.version
                 state.lastChange = change.change
@@ -138,6 +148,12 @@ public struct SyncEngine {
             throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
         }
         return keys.fingerprint(of: item)
+    }
+
+    /// True for an error applying a change that no later round would avoid: the item itself is refused, not the
+    /// moment (a locked keychain, a full disk, a lost server are retried).
+    private static func refusesForGood(_ error: KeychainError) -> Bool {
+        [.param, .noSuchAttribute, .dataTooLarge, .decode].contains(error.code)
     }
 
     /// True when a change made at `time` by `writer` replaces a local one made at `localTime`: the newer wins, and at
