@@ -9,7 +9,7 @@ final class MemoryKeychain: SyncLocalItems {
     /// The items and tombstones, by account.
     var items: [String: SyncedItem] = [:]
     /// The time the next local change is stamped with.
-    var clock: Int64 = 1_765_000_000_000
+    var clock = Int64(Date().timeIntervalSince1970 * 1000)
     /// While true, applying fails as a locked keychain's would.
     var isLocked = false
     /// Accounts whose items this keychain refuses, as a keychain refuses an attribute its build does not know.
@@ -224,5 +224,28 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(b.keychain.secret("ordinary") == "arrives" && b.keychain.secret("from-a-newer-build") == nil)
         // Passed over for good: the next round does not try it again.
         #expect(try b.sync() == SyncEngine.Round())
+    }
+
+    @Test func aDeleteIsRememberedForNinetyDaysThenLeavesTheServer() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        a.keychain.set("old", secret: "deleted-long-ago")
+        try a.sync()
+        try b.sync()
+        a.keychain.delete("old")
+        try a.sync()
+        try b.sync()
+        #expect(b.keychain.items["old"]?.isTombstone == true)
+        #expect(try a.records.changes(after: 0).count == 1, "the tombstone's record")
+        // Ninety days and a minute later, the first device to read the tombstone removes it, and none sends it.
+        let later = a.keychain.clock + SyncEngine.tombstoneLifetime + 60_000
+        c.engine.now = { later }
+        #expect(try c.sync() == SyncEngine.Round(applied: 1))
+        #expect(try a.records.changes(after: 0).isEmpty)
+        a.engine.now = { later }
+        b.engine.now = { later }
+        #expect(try a.sync() == SyncEngine.Round() && b.sync() == SyncEngine.Round())
+        #expect(try a.records.changes(after: 0).isEmpty)
     }
 }

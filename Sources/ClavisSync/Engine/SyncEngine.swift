@@ -1,4 +1,5 @@
 public import ClavisCore
+import FoundationEssentials
 
 /// One device's sync rounds: read the account's changes since the last round and apply them, then send the local
 /// changes, each replacing the version last seen (a device that wrote first makes this one read and decide again).
@@ -9,6 +10,15 @@ public struct SyncEngine {
     public var membership: SyncMembership
     /// What this device remembers between rounds.
     public var state: SyncState
+    /// The time now, in milliseconds since 1970 (tests move it).
+    public var now: @Sendable () -> Int64 = {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// How long a delete is remembered: 90 days. A tombstone older than that is removed from the server by the
+    /// first device that reads it, and no device sends it again; a device that comes back after longer than that
+    /// may bring back an item deleted meanwhile.
+    public static let tombstoneLifetime: Int64 = 90 * 24 * 3600 * 1000
 
     /// An engine for `membership`, resuming from `state`.
     public init(membership: SyncMembership, state: SyncState = SyncState()) {
@@ -102,6 +112,11 @@ public struct SyncEngine {
                 }
                 state.versions[identifier] = record.version
                 state.lastChange = change.change
+                if isExpired(item) {
+                    try records.expire(record.identifier, version: record.version)
+                    state.versions[identifier] = nil
+                    state.agreed[identifier] = nil
+                }
             }
         }
     }
@@ -135,7 +150,7 @@ public struct SyncEngine {
         var changed: [[UInt8]: SyncedItem] = [:]
         for item in try local.itemsToSync() {
             let identifier = SyncRecordIdentifier.of(item.itemClass, attributes: item.attributes, keys: keys)
-            if try state.agreed[identifier] != fingerprint(of: item) { changed[identifier] = item }
+            if !isExpired(item), try state.agreed[identifier] != fingerprint(of: item) { changed[identifier] = item }
         }
         return changed
     }
@@ -148,6 +163,11 @@ public struct SyncEngine {
             throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
         }
         return keys.fingerprint(of: item)
+    }
+
+    /// True for a tombstone older than `tombstoneLifetime`.
+    private func isExpired(_ item: SyncedItem) -> Bool {
+        item.isTombstone && now() - item.modified > Self.tombstoneLifetime
     }
 
     /// True for an error applying a change that no later round would avoid: the item itself is refused, not the

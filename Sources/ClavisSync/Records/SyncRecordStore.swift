@@ -65,6 +65,13 @@ public struct SyncRecordStore {
             """, values)
     }
 
+    /// Removes version `version` of the record `identifier` (an expired tombstone); a newer version stays.
+    public func expire(_ identifier: [UInt8], version: Int64) throws(KeychainError) {
+        try database.execute(
+            "DELETE FROM clavis_sync.records WHERE record_id = $1 AND version = $2",
+            [.bytes(identifier), .integer(version)])
+    }
+
     /// The account's records written after change `after`, oldest change first, at most `limit`.
     public func changes(after: Int64, limit: Int = 500) throws(KeychainError) -> [Change] {
         try database.execute(
