@@ -69,6 +69,15 @@ final class PostgresServer {
         try SyncDatabase(connectionString: connectionString(role: role))
     }
 
+    /// Installs the sync schema and makes `accounts` sync accounts; the administrator's connection.
+    @discardableResult
+    func prepareSync(accounts: [String] = ["alice"]) throws -> SyncDatabase {
+        let administrator = try connect()
+        _ = try SyncServerSchema.install(on: administrator)
+        for account in accounts { try SyncServerAccounts.add(account, on: administrator) }
+        return administrator
+    }
+
     /// True when this machine can run a server for the tests (Debian's postgresql, a postgres user).
     static var isInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: binaries + "/initdb")

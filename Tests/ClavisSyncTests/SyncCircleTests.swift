@@ -28,9 +28,7 @@ import Testing
 
     @Test func devicesJoinLeaveAndRecoverThroughTheServer() throws {
         let server = try PostgresServer()
-        let administrator = try server.connect()
-        _ = try SyncServerSchema.install(on: administrator)
-        try SyncServerAccounts.add("alice", on: administrator)
+        let administrator = try server.prepareSync(accounts: ["alice"])
         func stores() throws -> (SyncCircleStore, SyncRecordStore) {
             let database = try server.connect(as: "alice")
             return (SyncCircleStore(database: database), SyncRecordStore(database: database))
@@ -138,9 +136,7 @@ import Testing
     private func laptopAndDesktop(_ server: PostgresServer) throws
         -> (laptop: SyncMembership, desktopKey: SyncDeviceKey, request: SyncJoinRequest, store: SyncCircleStore)
     {
-        let administrator = try server.connect()
-        _ = try SyncServerSchema.install(on: administrator)
-        try SyncServerAccounts.add("alice", on: administrator)
+        let administrator = try server.prepareSync(accounts: ["alice"])
         let store = SyncCircleStore(database: try server.connect(as: "alice"))
         var (laptop, _) = try SyncMembership.createCircle(
             device: try SyncDeviceKey.generate(), name: "laptop", store: store)

@@ -19,10 +19,7 @@ import Testing
 
     @Test func twoDevicesSyncThroughTheServerAndItHoldsNothingInClear() throws {
         let server = try PostgresServer()
-        let administrator = try server.connect()
-        _ = try SyncServerSchema.install(on: administrator)
-        try SyncServerAccounts.add("alice", on: administrator)
-        try SyncServerAccounts.add("bob", on: administrator)
+        let administrator = try server.prepareSync(accounts: ["alice", "bob"])
         let keys = SyncKeys.generate(generation: 1)
         let laptop = try SyncDeviceKey.generate()
         let desktop = try SyncDeviceKey.generate()

@@ -52,11 +52,7 @@ import Testing
 
     @Test func eachAccountReachesOnlyItsOwnRows() throws {
         let server = try PostgresServer()
-        let administrator = try server.connect()
-        _ = try SyncServerSchema.install(on: administrator)
-        try SyncServerAccounts.add("alice", on: administrator)
-        try SyncServerAccounts.add("bob", on: administrator)
-        try SyncServerAccounts.add("bob", on: administrator)
+        let administrator = try server.prepareSync(accounts: ["alice", "bob", "bob"])
         #expect(try SyncServerAccounts.list(on: administrator) == ["alice", "bob"])
         // Row-level security does not hold a superuser: it cannot be an account.
         let superuser = #expect(throws: KeychainError.self) {
@@ -100,9 +96,7 @@ import Testing
 
     @Test func aChangeWakesTheAccountsListeners() throws {
         let server = try PostgresServer()
-        let administrator = try server.connect()
-        _ = try SyncServerSchema.install(on: administrator)
-        try SyncServerAccounts.add("alice", on: administrator)
+        let administrator = try server.prepareSync(accounts: ["alice"])
         let device = try server.connect(as: "alice")
         let writer = try server.connect(as: "alice")
         try device.listen("clavis_sync.alice")

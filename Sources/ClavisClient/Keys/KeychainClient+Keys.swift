@@ -56,15 +56,7 @@ extension KeychainClient {
     public func generateTokenKey(
         attributes: [AttributeKey: AttributeValue] = [:], authentication: CallAuthentication = CallAuthentication()
     ) throws(KeychainError) -> StoredKey {
-        guard attributes[.synchronizable]?.boolValue != true else {
-            throw KeychainError(.param, "a key held by a token never leaves the device, so it cannot synchronize")
-        }
-        var attributes = attributes
-        attributes[.tokenID] = .string(TokenKey.secureEnclave)
-        attributes[.synchronizable] = .bool(false)
-        let item = try addGeneratedKey(
-            NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8]())),
-            authentication: authentication)
+        let item = try addGeneratedKey(try Self.tokenKeyItem(attributes), authentication: authentication)
         guard let key = StoredKey(item) else {
             throw KeychainError(.internal, "the keychain service answered a key without its public key")
         }
@@ -79,15 +71,21 @@ extension KeychainClient {
     public func generateSealedTokenKey(
         attributes: [AttributeKey: AttributeValue] = [:], authentication: CallAuthentication = CallAuthentication()
     ) throws(KeychainError) -> SealedKey {
+        return try generateSealedKey(try Self.tokenKeyItem(attributes), authentication: authentication)
+    }
+
+    /// The key item the token generates as `attributes` describe: held by `kSecAttrTokenIDSecureEnclave`, never
+    /// synchronizable, its secret left to the service.
+    ///
+    /// - Throws: `param` for a synchronizable key.
+    private static func tokenKeyItem(_ attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> NewItem {
         guard attributes[.synchronizable]?.boolValue != true else {
             throw KeychainError(.param, "a key held by a token never leaves the device, so it cannot synchronize")
         }
         var attributes = attributes
         attributes[.tokenID] = .string(TokenKey.secureEnclave)
         attributes[.synchronizable] = .bool(false)
-        return try generateSealedKey(
-            NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8]())),
-            authentication: authentication)
+        return NewItem(itemClass: .key, attributes: attributes, secret: SecureBytes([UInt8]()))
     }
 
     /// The asymmetric keys `query` selects (its class is taken as `.key`, their secrets read), in insertion order;
