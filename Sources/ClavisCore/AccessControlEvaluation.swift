@@ -55,6 +55,33 @@ extension AccessControl {
         }
     }
 
+    /// The access control `attributes` carry (`accc`); `nil` when they carry none.
+    ///
+    /// - Throws: `param` for a value that is not data, or not an access control.
+    public static func carried(by attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> AccessControl? {
+        guard let value = attributes[.accessControl] else { return nil }
+        guard case .data(let encoded) = value else { throw KeychainError(.param, "attribute 'accc' must be data") }
+        do {
+            return try AccessControl(encoded: encoded)
+        } catch {
+            throw KeychainError(.param, "attribute 'accc' is not an access control")
+        }
+    }
+
+    /// Checks the policy as it is stored with an item of `itemClass` in `protection`: valid for the class (as
+    /// `validate(for:)`), of the item's protection class, and a `biometryCurrentSet` condition bound to an enrolment.
+    ///
+    /// - Throws: `param` for a policy the item cannot have, `notAvailable` for an unbound `biometryCurrentSet`.
+    public func checkStored(with itemClass: ItemClass, in protection: ProtectionClass) throws(KeychainError) {
+        try validate(for: itemClass)
+        guard self.protection == protection else {
+            throw KeychainError(.param, "the access control's protection class differs from the item's")
+        }
+        if constraints.contains(.biometryCurrentSet) && boundBiometryEnrolment == nil {
+            throw KeychainError(.notAvailable, "biometryCurrentSet needs an enrolled biometric set to bind to")
+        }
+    }
+
     /// Checks `proof` against the policy: all conditions under `.and`, any one otherwise.
     ///
     /// `watch` is never met on Linux. `applicationPassword` is met by a proof carrying a password, whichever it is:

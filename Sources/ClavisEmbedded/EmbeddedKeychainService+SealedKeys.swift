@@ -14,7 +14,8 @@ extension EmbeddedKeychainService {
         }
         let protection = try Self.heldKeyProtection(of: item)
         var attributes = try bindingBiometry(item.attributes)
-        let accessControl = try SealedKeyHeader.accessControl(in: attributes, protection: protection)
+        let accessControl = try AccessControl.carried(by: attributes)
+        try accessControl?.checkStored(with: .key, in: protection)
         // An application password encrypts an item's secret once more; a box has no secret of the caller's to
         // encrypt, so the condition could only be checked, not enforced: refused rather than pretended.
         if accessControl?.usesApplicationPassword == true {
@@ -141,25 +142,5 @@ struct SealedKeyHeader {
         let header = SealedKeyHeader(
             accessGroup: group, protection: protection, accessControl: accessControl, holder: holder)
         return (header, Array(box[..<reader.position]), Array(box[reader.position...]))
-    }
-
-    /// The access control `attributes` name for a held key of `protection`, checked as an item's is when stored.
-    ///
-    /// - Throws: `param` for a malformed or inconsistent one, `notAvailable` for `biometryCurrentSet` with nothing to
-    ///   bind it to.
-    static func accessControl(in attributes: [AttributeKey: AttributeValue], protection: ProtectionClass)
-        throws(KeychainError) -> AccessControl?
-    {
-        guard let value = attributes[.accessControl] else { return nil }
-        guard case .data(let encoded) = value else { throw KeychainError(.param, "attribute 'accc' must be data") }
-        let accessControl = try AccessControl(encoded: encoded)
-        try accessControl.validate(for: .key)
-        guard accessControl.protection == protection else {
-            throw KeychainError(.param, "the access control's protection class differs from the key's")
-        }
-        if accessControl.constraints.contains(.biometryCurrentSet) && accessControl.boundBiometryEnrolment == nil {
-            throw KeychainError(.notAvailable, "biometryCurrentSet needs an enrolled biometric set to bind to")
-        }
-        return accessControl
     }
 }

@@ -22,12 +22,10 @@ package struct KeychainSyncState {
             throw KeychainError(.interactionNotAllowed, "the keychain has not been unlocked since it started")
         }
         guard let stored else { return nil }
-        var bytes = stored.unprotectedBytes()
-        defer { bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        return try Self.decoded(bytes)
+        return try stored.withTemporaryArray(Self.decoded)
     }
 
-    /// The membership and state in `bytes` (which the caller zeroes).
+    /// The membership and state in `bytes`.
     private static func decoded(_ bytes: [UInt8]) throws(KeychainError) -> (SyncMembership, SyncState) {
         var reader = ByteReader(bytes, subject: "the sync state")
         let membership = try SyncMembership(encoded: try reader.secret())

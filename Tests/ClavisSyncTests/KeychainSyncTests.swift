@@ -59,7 +59,7 @@ import Testing
     }
 
     private func devices(_ count: Int, server: PostgresServer) throws -> [Device] {
-        let administrator = try server.prepareSync(accounts: ["alice"])
+        try server.prepareSync(accounts: ["alice"])
         let store = SyncCircleStore(database: try server.connect(as: "alice"))
         var (first, _) = try SyncMembership.createCircle(device: try SyncDeviceKey.generate(), name: "a", store: store)
         var memberships: [SyncMembership] = []
@@ -145,7 +145,7 @@ import Testing
 @Suite(.serialized) struct KeychainSyncStateTests {
     @Test func aDeviceResumesFromWhatItsKeychainKeepsAndNoQueryReachesIt() throws {
         let server = try PostgresServer()
-        let administrator = try server.prepareSync(accounts: ["alice"])
+        try server.prepareSync(accounts: ["alice"])
         let database = try server.connect(as: "alice")
         let circles = SyncCircleStore(database: database)
         let records = SyncRecordStore(database: database)

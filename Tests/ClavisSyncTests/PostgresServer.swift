@@ -50,7 +50,7 @@ final class PostgresServer {
     }
 
     deinit {
-        try? Self.run(
+        _ = try? Self.run(
             "/usr/sbin/runuser",
             [
                 "-u", "postgres", "--", Self.binaries + "/pg_ctl", "--pgdata", folder + "/data", "--mode", "immediate",

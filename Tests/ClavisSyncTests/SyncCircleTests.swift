@@ -136,7 +136,7 @@ import Testing
     private func laptopAndDesktop(_ server: PostgresServer) throws
         -> (laptop: SyncMembership, desktopKey: SyncDeviceKey, request: SyncJoinRequest, store: SyncCircleStore)
     {
-        let administrator = try server.prepareSync(accounts: ["alice"])
+        try server.prepareSync(accounts: ["alice"])
         let store = SyncCircleStore(database: try server.connect(as: "alice"))
         var (laptop, _) = try SyncMembership.createCircle(
             device: try SyncDeviceKey.generate(), name: "laptop", store: store)

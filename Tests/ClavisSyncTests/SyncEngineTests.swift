@@ -84,7 +84,7 @@ final class MemoryKeychain: SyncLocalItems {
 
     /// Three member devices of alice's circle, on a fresh server.
     private func threeDevices(_ server: PostgresServer) throws -> [Device] {
-        let administrator = try server.prepareSync(accounts: ["alice"])
+        try server.prepareSync(accounts: ["alice"])
         let store = SyncCircleStore(database: try server.connect(as: "alice"))
         let keys = try (0..<3).map { _ in try SyncDeviceKey.generate() }
         var (first, _) = try SyncMembership.createCircle(device: keys[0], name: "a", store: store)

@@ -19,7 +19,7 @@ import Testing
 
     @Test func twoDevicesSyncThroughTheServerAndItHoldsNothingInClear() throws {
         let server = try PostgresServer()
-        let administrator = try server.prepareSync(accounts: ["alice", "bob"])
+        try server.prepareSync(accounts: ["alice", "bob"])
         let keys = SyncKeys.generate(generation: 1)
         let laptop = try SyncDeviceKey.generate()
         let desktop = try SyncDeviceKey.generate()

@@ -96,7 +96,7 @@ import Testing
 
     @Test func aChangeWakesTheAccountsListeners() throws {
         let server = try PostgresServer()
-        let administrator = try server.prepareSync(accounts: ["alice"])
+        try server.prepareSync(accounts: ["alice"])
         let device = try server.connect(as: "alice")
         let writer = try server.connect(as: "alice")
         try device.listen("clavis_sync.alice")

@@ -185,7 +185,8 @@ extension KeychainEngine {
         proof: AuthenticationProof?
     ) throws -> ServiceAnswer<SecureBytes?> {
         let secret = try sealer.openSecret(row.sealedSecret, itemKey: itemKey, binding: row.binding)
-        guard let accessControl = try Self.accessControl(of: attributes), accessControl.usesApplicationPassword else {
+        guard let accessControl = try AccessControl.carried(by: attributes), accessControl.usesApplicationPassword
+        else {
             return .done(secret)
         }
         guard let password = proof?.applicationPassword else { return .needsAuthentication(accessControl, .open) }
@@ -216,7 +217,7 @@ extension KeychainEngine {
         _ attributes: [AttributeKey: AttributeValue], proof: AuthenticationProof?, query: ItemQuery,
         for operation: GuardedOperation
     ) throws -> ServiceAnswer<Bool> {
-        guard let stored = try accessControl(of: attributes) else { return .done(true) }
+        guard let stored = try AccessControl.carried(by: attributes) else { return .done(true) }
         // Removing an item decrypts nothing, so a delete needs no application password.
         let accessControl = operation == .delete ? stored.withoutApplicationPassword : stored
         switch accessControl.evaluate(proof) {

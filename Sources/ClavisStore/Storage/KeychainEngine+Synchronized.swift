@@ -19,7 +19,7 @@ extension KeychainEngine {
                 let candidate = try? ItemRow(row: row, itemClass: itemClass)
             else { return true }
             let key = candidate.binding.primaryDigest
-            guard let item = try? syncedItem(candidate, row: row, isTombstone: tombstone != 0) else {
+            guard let item = try? syncedItem(candidate, row: row, openingSecret: tombstone == 0) else {
                 withheld.insert(key)
                 return true
             }
@@ -30,11 +30,12 @@ extension KeychainEngine {
         return newest.filter { !withheld.contains($0.key) }.values.sorted { Self.modified($0) < Self.modified($1) }
     }
 
-    /// The item of a `sync` row as it leaves the device; `nil` for one that stays (a `ThisDeviceOnly` class, an
-    /// access control) or cannot be read now (its class closed).
+    /// The item of a `sync` row as it leaves the device, with its secret when `openingSecret` (a tombstone has
+    /// none); `nil` for one that stays (a `ThisDeviceOnly` class, an access control) or cannot be read now (its class
+    /// closed).
     ///
     /// - Throws: for a damaged row.
-    private func syncedItem(_ candidate: ItemRow, row: Row, isTombstone: Bool) throws -> Item? {
+    private func syncedItem(_ candidate: ItemRow, row: Row, openingSecret: Bool) throws -> Item? {
         let binding = candidate.binding
         guard !binding.protection.isThisDeviceOnly, let classKey = try openClassKey(for: binding.protection) else {
             return nil
@@ -46,7 +47,7 @@ extension KeychainEngine {
         attributes[.synchronizable] = .bool(true)
         attributes[.accessible] = .string(binding.protection.rawValue)
         let secret =
-            isTombstone ? nil : try sealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: binding)
+            openingSecret ? try sealer.openSecret(candidate.sealedSecret, itemKey: itemKey, binding: binding) : nil
         return Item(
             itemClass: binding.itemClass, attributes: attributes, secret: secret,
             persistentReference: binding.persistentReference)
@@ -93,8 +94,9 @@ extension KeychainEngine {
                     stays = true
                 } else if try openClassKey(for: candidate.binding.protection) == nil {
                     closed = true
-                } else if (try? syncedItem(candidate, row: row, isTombstone: false)) == nil {
-                    // Open, leaving the device, yet no item: it has an access control.
+                } else if (try? syncedItem(candidate, row: row, openingSecret: false)) == nil {
+                    // Open, leaving the device, yet no item: it has an access control (its attributes say so; its
+                    // secret is not opened).
                     stays = true
                 }
                 return true

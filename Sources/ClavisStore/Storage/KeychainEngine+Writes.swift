@@ -58,38 +58,19 @@ extension KeychainEngine {
     /// protection class). A synchronizable ThisDeviceOnly item is stored as Apple stores it, and never leaves the
     /// device.
     private func checkConsistent(_ item: Item) throws(KeychainError) {
-        if let accessControl = try Self.accessControl(of: item.attributes) {
-            try accessControl.validate(for: item.itemClass)
-            guard accessControl.protection == item.protection else {
-                throw KeychainError(.param, "the access control's protection class differs from the item's")
-            }
-            if accessControl.constraints.contains(.biometryCurrentSet) && accessControl.boundBiometryEnrolment == nil {
-                throw KeychainError(.notAvailable, "biometryCurrentSet needs an enrolled biometric set to bind to")
-            }
-        }
+        try AccessControl.carried(by: item.attributes)?.checkStored(with: item.itemClass, in: item.protection)
     }
 
     /// Refuses items that can exist only while the keychain has a passcode, when it has none (another process may
     /// have removed it, so the keybag is read again).
     private func checkPasscodeRequirements(of item: Item) throws {
-        let accessControl = try Self.accessControl(of: item.attributes)
+        let accessControl = try AccessControl.carried(by: item.attributes)
         guard item.protection == .whenPasscodeSetThisDeviceOnly || accessControl?.requiresPasscode == true else {
             return
         }
         try keybag.refreshPasscodeState(connection)
         guard keybag.hasPasscode else {
             throw KeychainError(.notAvailable, "the item's protection or access control needs a keychain passcode")
-        }
-    }
-
-    /// The access control stored in `accc`, if any.
-    static func accessControl(of attributes: [AttributeKey: AttributeValue]) throws(KeychainError) -> AccessControl? {
-        guard let value = attributes[.accessControl] else { return nil }
-        guard case .data(let encoded) = value else { throw KeychainError(.param, "attribute 'accc' must be data") }
-        do {
-            return try AccessControl(encoded: encoded)
-        } catch {
-            throw KeychainError(.param, "attribute 'accc' is not an access control")
         }
     }
 
@@ -160,7 +141,7 @@ extension KeychainEngine {
         PreparedSecret
     > {
         let secret = item.secret ?? SecureBytes([])
-        guard let accessControl = try Self.accessControl(of: item.attributes), accessControl.usesApplicationPassword
+        guard let accessControl = try AccessControl.carried(by: item.attributes), accessControl.usesApplicationPassword
         else { return .done(PreparedSecret(secret: secret, passwordLayer: nil)) }
         guard let applicationPassword else {
             return .needsAuthentication(accessControl.applicationPasswordPart, .seal)

@@ -52,11 +52,8 @@ public struct SyncJoinRequest: Sendable, Equatable {
     /// circle of its own, would have to find a key whose request gives the same code: some 2^50 key generations.
     public var code: String {
         let digest = SHA256.hash(Array("clavis.sync.join-code.v1".utf8) + signedBytes)
-        let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
-        let bits = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } >> 14
-        let characters = (0..<10).map { alphabet[Int((bits >> UInt64(45 - 5 * $0)) & 31)] }
-        return String(decoding: characters.prefix(5), as: UTF8.self) + "-"
-            + String(decoding: characters.suffix(5), as: UTF8.self)
+        // Ten characters: the digest's first 50 bits.
+        return CrockfordBase32.grouped(Array(CrockfordBase32.encode(Array(digest.prefix(7))).prefix(10)), by: 5)
     }
 
     private static let prefix = Array("clavis.sync.join.v1".utf8)

@@ -59,11 +59,11 @@ public struct SyncMembership: Sendable {
     ///   device changed the circle meanwhile (refresh and approve again).
     @discardableResult
     public mutating func approve(code: String, store: SyncCircleStore) throws(KeychainError) -> SyncCircle.Member {
-        let wanted = Self.normalized(code)
+        let wanted = CrockfordBase32.normalized(code)
         let recovery = circle.recovery.identifier
         guard
             let request = try store.joinRequests().first(where: {
-                $0.circle == recovery && Self.normalized($0.code) == wanted
+                $0.circle == recovery && CrockfordBase32.normalized($0.code) == wanted
             })
         else {
             throw KeychainError(.itemNotFound, "no device waiting to join this circle shows the code \(code)")
@@ -206,18 +206,5 @@ public struct SyncMembership: Sendable {
             keys[generation] = opened
         }
         return keys
-    }
-
-    /// A code as typed: upper case, without dashes or spaces, O, I and L read as 0, 1 and 1.
-    private static func normalized(_ code: String) -> String {
-        String(
-            code.uppercased().compactMap { character -> Character? in
-                switch character {
-                case "-", " ": nil
-                case "O": "0"
-                case "I", "L": "1"
-                default: character
-                }
-            })
     }
 }

@@ -12,8 +12,6 @@ public struct SyncRecoveryKey: Sendable {
     /// The AES-256 key derived from them (HKDF-SHA256).
     private let wrappingKey: SecureBytes
 
-    private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
-
     /// A new random recovery key.
     public static func generate() throws(KeychainError) -> SyncRecoveryKey {
         try SyncRecoveryKey(secret: SecureRandom.secureBytes(count: 32))
@@ -32,50 +30,15 @@ public struct SyncRecoveryKey: Sendable {
 
     /// The key as the user writes it down: "XXXX-XXXX-…" (13 groups; the last holds the final bits).
     public var text: String {
-        var characters: [UInt8] = []
-        var buffer = 0
-        var bits = 0
-        for byte in secret.unprotectedBytes() {
-            buffer = buffer << 8 | Int(byte)
-            bits += 8
-            while bits >= 5 {
-                characters.append(Self.alphabet[(buffer >> (bits - 5)) & 31])
-                bits -= 5
-            }
-        }
-        if bits > 0 { characters.append(Self.alphabet[(buffer << (5 - bits)) & 31]) }
-        var groups: [String] = []
-        var start = 0
-        while start < characters.count {
-            groups.append(String(decoding: characters[start..<min(start + 4, characters.count)], as: UTF8.self))
-            start += 4
-        }
-        return groups.joined(separator: "-")
+        CrockfordBase32.grouped(CrockfordBase32.encode(secret.unprotectedBytes()), by: 4)
     }
 
     /// The key the user typed: case, dashes and spaces do not matter, and O, I and L read as 0, 1 and 1.
     ///
     /// - Throws: `param` for text that is not a recovery key.
     public init(text: String) throws(KeychainError) {
-        var buffer = 0
-        var bits = 0
-        var bytes: [UInt8] = []
-        for character in text.uppercased().utf8 where character != UInt8(ascii: "-") && character != UInt8(ascii: " ") {
-            let read: UInt8 =
-                switch character {
-                case UInt8(ascii: "O"): UInt8(ascii: "0")
-                case UInt8(ascii: "I"), UInt8(ascii: "L"): UInt8(ascii: "1")
-                default: character
-                }
-            guard let value = Self.alphabet.firstIndex(of: read) else {
-                throw KeychainError(.param, "a recovery key holds only letters and digits, in groups of four")
-            }
-            buffer = (buffer << 5 | value) & 0xFFFF
-            bits += 5
-            if bits >= 8 {
-                bytes.append(UInt8((buffer >> (bits - 8)) & 0xFF))
-                bits -= 8
-            }
+        guard let bytes = CrockfordBase32.decode(text) else {
+            throw KeychainError(.param, "a recovery key holds only letters and digits, in groups of four")
         }
         guard bytes.count == 32 else {
             throw KeychainError(.param, "a recovery key is 52 characters; this one is not")

@@ -1,5 +1,3 @@
-public import ClavisCore
-
 /// What a device remembers between sync rounds: the last change it read from the server, and for each record the
 /// version it last saw and a digest of the item as it last agreed with the server (a local item with another digest
 /// has changed since, and goes out).

@@ -38,9 +38,7 @@ public struct SyncDeviceKey: @unchecked Sendable {
     var privateKeys: SecureBytes {
         get throws(KeychainError) {
             do throws(CryptoError) {
-                let signing = try signingKey.privateRepresentation().unprotectedBytes()
-                let encryption = try encryptionKey.privateRepresentation().unprotectedBytes()
-                return SecureBytes(signing + encryption)
+                return try signingKey.privateRepresentation().appending(encryptionKey.privateRepresentation())
             } catch {
                 throw KeychainError(.internal, "the device's private keys could not be exported")
             }

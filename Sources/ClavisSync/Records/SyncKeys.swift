@@ -56,12 +56,11 @@ public struct SyncKeys: Sendable {
     /// The keys as one secret, for wrapping to a device or to the recovery key: the generation, the identifier key,
     /// then each synced class's key in `syncedClasses` order.
     public var encoded: SecureBytes {
-        var bytes: [UInt8] = []
-        withUnsafeBytes(of: generation.bigEndian) { bytes += $0 }
-        bytes += identifierKey.unprotectedBytes()
-        for protection in Self.syncedClasses { bytes += classKeys[protection]?.unprotectedBytes() ?? [] }
-        defer { bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        return SecureBytes(bytes)
+        var keys = SecureBytes(withUnsafeBytes(of: generation.bigEndian) { Array($0) }).appending(identifierKey)
+        for protection in Self.syncedClasses {
+            keys = keys.appending(classKeys[protection] ?? SecureBytes([UInt8]()))
+        }
+        return keys
     }
 
     /// The keys `encoded` gave.

@@ -1,5 +1,4 @@
 public import ClavisCore
-public import FoundationEssentials
 
 /// What a record carries: an item as it syncs (its class, every attribute, its access group among them, and its
 /// secret), or the tombstone of a deleted one, with the time of the change that decides conflicts.

@@ -1,9 +1,7 @@
-public import ClavisCore
-
 extension SecureBytes {
     /// Runs `body` on a copy of the bytes as an array, zeroed once `body` returns: for parsing and hashing secrets
     /// with code that takes arrays. `body` must not keep the array.
-    func withTemporaryArray<Result>(_ body: ([UInt8]) throws(KeychainError) -> Result) throws(KeychainError)
+    public func withTemporaryArray<Result>(_ body: ([UInt8]) throws(KeychainError) -> Result) throws(KeychainError)
         -> Result
     {
         var bytes = unprotectedBytes()
