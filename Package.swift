@@ -72,9 +72,14 @@ let package = Package(
             name: "clavis-bench",
             dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
+        // What several test targets share: a real PostgreSQL server for a test.
+        .target(
+            name: "ClavisTestSupport", dependencies: ["ClavisSync", "ClavisCore"], path: "Tests/ClavisTestSupport"),
         .testTarget(
             name: "ClavisSyncTests",
-            dependencies: ["ClavisSync", "ClavisCore", "ClavisCrypto", "ClavisStore", "ClavisEmbedded"]),
+            dependencies: [
+                "ClavisSync", "ClavisCore", "ClavisCrypto", "ClavisStore", "ClavisEmbedded", "ClavisTestSupport",
+            ]),
         .testTarget(name: "ClavisCryptoTests", dependencies: ["ClavisCrypto", "ClavisCore"]),
         .testTarget(name: "ClavisSQLiteTests", dependencies: ["ClavisSQLite"]),
         .testTarget(name: "ClavisIPCTests", dependencies: ["ClavisIPC", "ClavisCore"]),
@@ -135,7 +140,7 @@ let package = Package(
             name: "SecurityTests",
             dependencies: [
                 "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisStore", "ClavisCrypto",
-                "ClavisSQLite", "ClavisIPC", "ClavisServer", "clavis-fuzz",
+                "ClavisSQLite", "ClavisIPC", "ClavisServer", "clavis-fuzz", "ClavisTestSupport", "ClavisSync",
             ],
             exclude: ["SeedsPackage"]),
     ]

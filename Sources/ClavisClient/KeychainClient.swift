@@ -160,6 +160,12 @@ public struct KeychainClient: Sendable {
         try service.status()
     }
 
+    /// Carries out `command` on this device's sync and answers how sync stands after it: the native API of
+    /// `clavis sync` (see `SyncCommand`; a keychain administrator's call).
+    public func sync(_ command: SyncCommand) throws(KeychainError) -> SyncStatus {
+        try service.sync(command)
+    }
+
     /// What clavisd recorded of the operations it served that `query` asks for: the caller's own user's (root sees
     /// every user's), oldest first.
     ///

@@ -53,11 +53,5 @@ public struct PersistentReference: Hashable, Sendable, CustomStringConvertible {
     public static let classCodeByteCount = 4
 
     /// Hexadecimal, for display.
-    public var description: String { bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
+    public var description: String { Hexadecimal.text(bytes) }
 }

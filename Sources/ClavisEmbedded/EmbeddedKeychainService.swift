@@ -25,15 +25,19 @@ public final class EmbeddedKeychainService: KeychainService {
     /// The access groups registered apps hold, when an app registry decides which groups may be purged (the
     /// daemon's); `nil` when there is none.
     public let registeredGroups: (@Sendable () -> Set<String>)?
+    /// The keychain's sync (its host's, shared by every service on the keychain).
+    let synchronizer: KeychainSynchronizer
 
     /// A service on `keychain` for a caller holding `entitlements`, authenticating with `authenticators` and keeping
     /// what sessions proved in `ledger` (one per caller: share it among the services made for the same caller);
-    /// `registeredGroups` names the groups an app registry still gives out, which `purgeAccessGroups` keeps.
+    /// `registeredGroups` names the groups an app registry still gives out, which `purgeAccessGroups` keeps;
+    /// `synchronizer` runs the keychain's sync (one that runs rounds on `SyncCommand.now` only when `nil`).
     package init(
         keychain: Keychain, entitlements: Entitlements, reason: String, authenticators: ServiceAuthenticators = .none,
         ledger: AuthenticationLedger = AuthenticationLedger(),
-        registeredGroups: (@Sendable () -> Set<String>)? = nil
+        registeredGroups: (@Sendable () -> Set<String>)? = nil, synchronizer: KeychainSynchronizer? = nil
     ) {
+        self.synchronizer = synchronizer ?? KeychainSynchronizer(keychain: keychain, runsInBackground: false)
         self.ledger = ledger
         self.registeredGroups = registeredGroups
         self.keychain = keychain
@@ -57,7 +61,9 @@ public final class EmbeddedKeychainService: KeychainService {
         let group = item.attributes[.accessGroup]?.stringValue ?? entitlements.defaultGroup
         try entitlements.require(group)
         item.attributes[.accessGroup] = .string(group)
-        return try keychain.add(item)
+        let answer = try keychain.add(item)
+        synchronizer.noteLocalChange()
+        return answer
     }
 
     public func find(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[Item]> {
@@ -89,7 +95,9 @@ public final class EmbeddedKeychainService: KeychainService {
         }
         var changes = changes
         changes.attributes = try bindingBiometry(changes.attributes)
-        return try keychain.updateNamingItems(scoped, with: changes)
+        let answer = try keychain.updateNamingItems(scoped, with: changes)
+        synchronizer.noteLocalChange()
+        return answer
     }
 
     public func delete(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<Int> {
@@ -99,7 +107,9 @@ public final class EmbeddedKeychainService: KeychainService {
     /// `delete`, naming the items deleted (their persistent references), as clavisd's access log records them.
     public func deleteNamingItems(_ query: ItemQuery) throws(KeychainError) -> ServiceAnswer<[PersistentReference]> {
         let scoped = try scoped(query)
-        return try keychain.deleteNamingItems(scoped)
+        let answer = try keychain.deleteNamingItems(scoped)
+        synchronizer.noteLocalChange()
+        return answer
     }
 
     public func lock() throws(KeychainError) {
@@ -108,6 +118,7 @@ public final class EmbeddedKeychainService: KeychainService {
 
     public func unlock(passcode: SecureBytes?) throws(KeychainError) {
         try keychain.unlock(passcode: passcode)
+        synchronizer.noteLocalChange()
     }
 
     public func verifyPasscode(_ passcode: SecureBytes, session: AuthenticationSessionID?) throws(KeychainError)
@@ -133,6 +144,7 @@ public final class EmbeddedKeychainService: KeychainService {
                 switch prompt.purpose {
                 case .unlock:
                     try keychain.unlock(passcode: passcode)
+                    synchronizer.noteLocalChange()
                     authenticators.sensor.passcodeSucceeded()
                     return keychain.identity
                 case .verify(let session):
@@ -201,7 +213,10 @@ public final class EmbeddedKeychainService: KeychainService {
     }
 
     public func importBackup(_ archive: Data, passphrase: SecureBytes) throws(KeychainError) -> RestoreSummary {
-        try keychain.importBackup(archive, passphrase: passphrase, accessGroups: entitlements.accessGroups)
+        let summary = try keychain.importBackup(
+            archive, passphrase: passphrase, accessGroups: entitlements.accessGroups)
+        synchronizer.noteLocalChange()
+        return summary
     }
 
     public func purgeAccessGroups(_ groups: [String]) throws(KeychainError) -> AccessGroupPurge {
@@ -217,7 +232,18 @@ public final class EmbeddedKeychainService: KeychainService {
             if held.contains(group) { kept.append(group) } else { purged.append(group) }
         }
         let deleted = try keychain.deleteAccessGroups(purged)
+        synchronizer.noteLocalChange()
         return AccessGroupPurge(deleted: deleted, purgedGroups: purged, keptGroups: kept)
+    }
+
+    public func sync(_ command: SyncCommand) throws(KeychainError) -> SyncStatus {
+        // The circle decides which devices read every synced item: only the keychain's administrators change it.
+        guard entitlements.isAdministrator else {
+            throw KeychainError(
+                .missingEntitlement,
+                "only a keychain administrator may set up or change sync (clavis app register --administrator)")
+        }
+        return try synchronizer.perform(command)
     }
 
     /// Only clavisd keeps an access log: in this process, any program could leave its own calls out of it.

@@ -3,6 +3,12 @@ public import ClavisIdentity
 package import ClavisStore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// The keychains one owner has open: clavisd's, or a process's `ServiceDirectory`'s. Each home is opened once, on
 /// first use, and kept until the owner closes it or drops the host (the last reference closes its database, so that
 /// SQLite folds its write-ahead log back for the next process).
@@ -10,9 +16,20 @@ public final class KeychainHost: Sendable {
     private let opened = Mutex<[KeychainHome: Keychain]>([:])
     private let closings = Atomic<Int>(0)
     private let releasers = Mutex<[@Sendable () -> Void]>([])
+    /// The sync of each keychain open here.
+    private let synchronizers = Mutex<[KeychainHome: KeychainSynchronizer]>([:])
+    /// True when each keychain's sync rounds run on a thread of their own (clavisd's host).
+    public let runsSyncInBackground: Bool
+    /// Where those threads say what their rounds did.
+    private let syncReport: @Sendable (String) -> Void
 
-    /// A host with no keychain open.
-    public init() {}
+    /// A host with no keychain open; its keychains sync in the background when `runsSyncInBackground` (in clavisd,
+    /// the one process that writes them), saying what their rounds did through `syncReport`, else on
+    /// `SyncCommand.now` only.
+    public init(runsSyncInBackground: Bool = false, syncReport: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.runsSyncInBackground = runsSyncInBackground
+        self.syncReport = syncReport
+    }
 
     /// The keychain in `home`, opened on first use. A failure to open is not remembered, so a later call retries
     /// (the folder may have been fixed in between).
@@ -53,7 +70,32 @@ public final class KeychainHost: Sendable {
             home: home, mapsDatabase: mapsDatabase, clock: clock, deviceKeyOptions: deviceKeyOptions, readers: readers)
         return EmbeddedKeychainService(
             keychain: keychain, entitlements: entitlements, reason: reason, authenticators: authenticators,
-            ledger: ledger, registeredGroups: registeredGroups)
+            ledger: ledger, registeredGroups: registeredGroups, synchronizer: synchronizer(for: keychain))
+    }
+
+    /// The sync of `keychain`, made (and, in the background, started) on first use.
+    package func synchronizer(for keychain: Keychain) -> KeychainSynchronizer {
+        synchronizers.withLock { synchronizers in
+            if let running = synchronizers[keychain.home], running.keychain === keychain { return running }
+            synchronizers[keychain.home]?.stop()
+            let synchronizer = KeychainSynchronizer(
+                keychain: keychain, runsInBackground: runsSyncInBackground, report: syncReport)
+            synchronizers[keychain.home] = synchronizer
+            synchronizer.start()
+            return synchronizer
+        }
+    }
+
+    /// Opens the keychain in `home` if it exists, so that its sync resumes before any client asks (clavisd's start);
+    /// false when there is none yet.
+    public func resumeSync(
+        home: KeychainHome, mapsDatabase: Bool, deviceKeyOptions: DeviceKeyOptions, readers: Int
+    ) throws(KeychainError) -> Bool {
+        guard access(home.databasePath, F_OK) == 0 else { return false }
+        _ = synchronizer(
+            for: try keychain(
+                home: home, mapsDatabase: mapsDatabase, deviceKeyOptions: deviceKeyOptions, readers: readers))
+        return true
     }
 
     /// Locks the keychains open here in `homes` (every one when `nil`) that have a passcode, and returns their
@@ -73,6 +115,7 @@ public final class KeychainHost: Sendable {
             closings.add(1, ordering: .relaxed)
             return opened.removeValue(forKey: home)
         }
+        synchronizers.withLock { $0.removeValue(forKey: home)?.stop() }
         releaseKept()
     }
 

@@ -26,6 +26,7 @@ public enum Request: Sendable {
     case useSealedKey([UInt8], KeyUse, AuthenticationProof?)
     case addSealedKey([UInt8], NewItem)
     case purgeAccessGroups([String])
+    case sync(SyncCommand)
 
     /// The request's bytes (which may hold a secret: wipe the writer once sent).
     public func encode(to writer: inout ByteWriter) {
@@ -109,6 +110,9 @@ public enum Request: Sendable {
         case .purgeAccessGroups(let groups):
             writer.byte(25)
             writer.strings(groups)
+        case .sync(let command):
+            writer.byte(26)
+            writer.syncCommand(command)
         }
     }
 
@@ -154,6 +158,7 @@ public enum Request: Sendable {
             }
             self = .accessLog(AccessLogQuery(since: since, item: item))
         case 25: self = .purgeAccessGroups(try reader.strings())
+        case 26: self = .sync(try reader.syncCommand())
         default: throw reader.malformed("an unknown request")
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the request") }
@@ -185,6 +190,8 @@ public enum Response: Sendable {
     case references([PersistentReference])
     /// A key the service made and does not store.
     case sealedKey(SealedKey)
+    /// How sync stands after a sync command.
+    case syncStatus(SyncStatus)
     /// Nothing was done: the request was sent before the daemon had identified the process sending it (its first
     /// on this connection), so it cannot tell which program sent it. The same request sent again is answered.
     case sendAgain
@@ -256,6 +263,9 @@ public enum Response: Sendable {
             writer.byte(13)
             writer.lengthPrefixed(key.box)
             writer.item(key.item)
+        case .syncStatus(let status):
+            writer.byte(14)
+            writer.syncStatus(status)
         }
     }
 
@@ -295,6 +305,7 @@ public enum Response: Sendable {
             for _ in 0..<total { references.append(PersistentReference(bytes: Array(try reader.lengthPrefixed()))) }
             self = .references(references)
         case 13: self = .sealedKey(SealedKey(box: Array(try reader.lengthPrefixed()), item: try reader.item()))
+        case 14: self = .syncStatus(try reader.syncStatus())
         case 20: self = .biometry(try reader.biometry())
         case 21: self = .biometricCheck(try reader.enrolment())
         case 22: self = .accessLog(try reader.data())

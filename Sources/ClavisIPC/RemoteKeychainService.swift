@@ -173,6 +173,11 @@ public final class RemoteKeychainService: KeychainService {
         return summary
     }
 
+    public func sync(_ command: SyncCommand) throws(KeychainError) -> SyncStatus {
+        guard case .syncStatus(let status) = try call(.sync(command)) else { throw unexpected() }
+        return status
+    }
+
     public func accessLog(_ query: AccessLogQuery) throws(KeychainError) -> [AccessLogEntry] {
         guard case .accessLog(let lines) = try call(.accessLog(query)) else { throw unexpected() }
         var entries: [AccessLogEntry] = []

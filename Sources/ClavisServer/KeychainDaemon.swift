@@ -33,7 +33,8 @@ public final class KeychainDaemon: Sendable {
     /// The Secret Service's `session` collection: items in memory only, for this daemon's life.
     let secretServiceSession = SessionCollection()
     /// The keychains the daemon has open: each user's, from its first request until the daemon stops.
-    let host = KeychainHost()
+    /// Each keychain's sync runs here, on a thread of its own: clavisd is the one writer of its keychains.
+    let host = KeychainHost(runsSyncInBackground: true, syncReport: DaemonLog.report)
 
     /// A daemon answering on the listening socket `listening` (one it bound, or one systemd passed).
     public init(settings: DaemonSettings, listening: Int32) {
@@ -62,6 +63,7 @@ public final class KeychainDaemon: Sendable {
 
     /// Accepts connections until the listening socket fails; each is served on its own thread.
     public func run() -> Never {
+        resumeSync()
         // The timer lives as long as the accept loop, which is the daemon's life.
         let timer = idleLock.map(lockIdleKeychains)
         withExtendedLifetime(timer) { () -> Never in
@@ -240,6 +242,19 @@ public final class KeychainDaemon: Sendable {
             reason: "clavisd (\(settings.mode.rawValue) mode)", authenticators: authenticators(for: peer),
             ledger: ledger, registeredGroups: { registryWatch.current.heldAccessGroups }, mapsDatabase: false,
             deviceKeyOptions: settings.deviceKeyOptions, readers: KeychainHost.daemonReaders)
+    }
+
+    /// Opens the user's keychain at start (user mode), when it exists, so that its sync goes on before any client
+    /// asks; a system-mode daemon opens each user's keychain at that user's first request.
+    private func resumeSync() {
+        guard settings.mode == .user else { return }
+        do throws(KeychainError) {
+            _ = try host.resumeSync(
+                home: settings.home(for: daemonUID), mapsDatabase: false, deviceKeyOptions: settings.deviceKeyOptions,
+                readers: KeychainHost.daemonReaders)
+        } catch {
+            DaemonLog.report("the keychain could not be opened to resume sync: \(error.reason)")
+        }
     }
 
     /// The daemon's own sensor and prompt, for `peer`: the scripted sensor its settings name, else fprintd asked

@@ -115,6 +115,8 @@ enum RequestHandler {
                 subject.accessGroups = purge.purgedGroups
                 DaemonLog.report(Self.describe(purge, application: service.entitlements.applicationIdentifier))
                 return (.purge(purge), subject)
+            case .sync(let command):
+                return (.syncStatus(try service.sync(command)), subject)
             }
         } catch {
             return (.failure(error), subject)
@@ -159,6 +161,7 @@ enum RequestHandler {
         case .accessLog(let query):
             Subject(operation: "accessLog", items: query.item.map { [$0] } ?? [])
         case .purgeAccessGroups(let groups): Subject(operation: "purgeAccessGroups", accessGroups: groups)
+        case .sync: Subject(operation: "sync")
         }
     }
 

@@ -1,3 +1,5 @@
+import ClavisCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -17,7 +17,7 @@ let commands: [CommandDescriptor] = [
     ImportSecretServiceCommand.descriptor, StatusCommand.descriptor, CreateKeychainCommand.descriptor,
     AppCommand.descriptor, LogCommand.descriptor, ErrorCommand.descriptor, GenerateKeyCommand.descriptor,
     SignatureCommand.descriptor(verifying: false), SignatureCommand.descriptor(verifying: true),
-    FindCertificateCommand.descriptor, FindIdentityCommand.descriptor, SyncCommand.descriptor,
+    FindCertificateCommand.descriptor, FindIdentityCommand.descriptor, SyncCommandLine.descriptor,
 ]
 
 /// The version `clavis --version` prints.

@@ -2,6 +2,7 @@ import ClavisCore
 import ClavisEmbedded
 import ClavisStore
 import ClavisSync
+import ClavisTestSupport
 import Foundation
 import Testing
 
@@ -169,11 +170,18 @@ import Testing
                 try engine.synchronize(KeychainSyncItems(keychain: keychain), records: records, circles: circles).sent
                     == 1)
             #expect(try KeychainSyncState(keychain: keychain).load() == nil)
-            try KeychainSyncState(keychain: keychain).save(engine.membership, engine.state)
+            try KeychainSyncState(keychain: keychain).save(
+                SyncDeviceRecord(
+                    server: "host=sync.example dbname=clavis", phase: .member(engine.membership, state: engine.state)))
         }
         // The keychain opened again (the device restarted): the same membership and state, and nothing to resend.
         let keychain = try Keychain(home: KeychainHome(path: folder))
-        let (loaded, state) = try #require(try KeychainSyncState(keychain: keychain).load())
+        let record = try #require(try KeychainSyncState(keychain: keychain).load())
+        guard case .member(let loaded, let state) = record.phase else {
+            Issue.record("the device is kept as joining")
+            return
+        }
+        #expect(record.server == "host=sync.example dbname=clavis" && !record.paused)
         #expect(loaded.device.identifier == membership.device.identifier && loaded.circle == membership.circle)
         #expect(Set(loaded.keys.keys) == [1] && loaded.currentKeys?.commitment == membership.currentKeys?.commitment)
         #expect(state == engine.state && state.versions.count == 1 && state.agreed.count == 1)

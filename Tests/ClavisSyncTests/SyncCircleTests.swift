@@ -1,6 +1,7 @@
 import ClavisCore
 import ClavisCrypto
 import ClavisSync
+import ClavisTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import ClavisCore
 import ClavisSync
+import ClavisTestSupport
 import Foundation
 import Testing
 

@@ -124,11 +124,12 @@ final class TestDaemon {
 
     /// Runs `clavis` (or the copy at `executable`) as a client of this daemon.
     func client(
-        _ arguments: [String], executable: String = ClavisBinary.path, environment: [String: String] = [:]
+        _ arguments: [String], executable: String = ClavisBinary.path, environment: [String: String] = [:],
+        input: String? = nil
     ) throws -> ProcessOutput {
         var merged = ClavisBinary.environment(home: folder + "/unused-embedded-home", environment)
         merged["CLAVIS_SOCKET"] = socket
-        return try runProcess(executable, arguments, environment: merged)
+        return try runProcess(executable, arguments, environment: merged, input: input)
     }
 
     /// A copy of `clavis` at `folder/name/clavis`: another executable, so another identity.

@@ -134,6 +134,13 @@ public protocol KeychainService: Sendable {
     /// - Throws: `missingEntitlement` unless the caller is a keychain administrator.
     func purgeAccessGroups(_ groups: [String]) throws(KeychainError) -> AccessGroupPurge
 
+    /// Runs `command` on this device's sync (its circle of the user's devices, and the rounds that carry
+    /// `kSecAttrSynchronizable` items between them) and answers how sync stands after it.
+    ///
+    /// - Throws: `missingEntitlement` unless the caller is a keychain administrator; `notAvailable` when the server
+    ///   cannot be reached; `itemNotFound`, `duplicateItem`, `authFailed` or `verifyFailed` as the command says.
+    func sync(_ command: SyncCommand) throws(KeychainError) -> SyncStatus
+
     /// The access log's entries that `query` asks for and the caller may see (its own user's; root sees every
     /// user's), oldest first.
     ///

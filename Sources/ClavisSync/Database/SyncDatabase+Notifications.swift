@@ -29,11 +29,14 @@ extension SyncDatabase {
         try execute("LISTEN \(try SyncIdentifier.quoted(channel))")
     }
 
-    /// The next notification received, waiting for one at most `milliseconds` (-1: without limit); `nil` when none
-    /// came in time.
+    /// The next notification received, waiting for one at most `milliseconds` (-1: without limit), or until
+    /// `wake` (a descriptor, -1 for none) is readable; `nil` when none came in time, or `wake` woke it (which it
+    /// leaves as it is).
     ///
     /// - Throws: `notAvailable` when the connection failed.
-    public func nextNotification(waitingAtMost milliseconds: Int32) throws(KeychainError) -> SyncNotification? {
+    public func nextNotification(waitingAtMost milliseconds: Int32, orUntilReadable wake: Int32 = -1)
+        throws(KeychainError) -> SyncNotification?
+    {
         let deadline = milliseconds < 0 ? nil : ContinuousClock.now + .milliseconds(Int(milliseconds))
         while true {
             if let waiting = takeNotification() { return waiting }
@@ -44,14 +47,19 @@ extension SyncDatabase {
                 let left = now.duration(to: deadline).components
                 remaining = Int32(clamping: left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000)
             }
-            var descriptor = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
-            guard descriptor.fd >= 0 else {
+            var descriptors = [
+                pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+            ]
+            guard descriptors[0].fd >= 0 else {
                 throw KeychainError(.notAvailable, "the sync database connection is closed")
             }
             // Woken by a signal, or by input that held no notification: wait again for what time is left.
-            if poll(&descriptor, 1, remaining) > 0, !consumeInput() {
+            guard poll(&descriptors, 2, remaining) > 0 else { continue }
+            if descriptors[0].revents != 0, !consumeInput() {
                 throw KeychainError(.notAvailable, "the sync database connection failed while waiting")
             }
+            if descriptors[1].revents != 0 { return takeNotification() }
         }
     }
 }

@@ -65,6 +65,15 @@ public struct SyncRecordStore {
             """, values)
     }
 
+    /// Listens on the account's channel (`clavis_sync.<account>`): each record or circle change another connection
+    /// commits then wakes `database.nextNotification`.
+    public func listenForChanges() throws(KeychainError) {
+        guard let account = try database.execute("SELECT current_user::text").first?[0].text else {
+            throw KeychainError(.notAvailable, "the sync server did not name the account")
+        }
+        try database.listen("clavis_sync." + account)
+    }
+
     /// Removes version `version` of the record `identifier` (an expired tombstone); a newer version stays.
     public func expire(_ identifier: [UInt8], version: Int64) throws(KeychainError) {
         try database.execute(

@@ -8,6 +8,8 @@ struct AddPasswordCommand: RunnableCommand {
     var attributes: [AttributeKey: AttributeValue]
     var password: SecretSource
     var updateExisting: Bool
+    /// `--synchronizable`: the item syncs to the user's other devices (`kSecAttrSynchronizable`).
+    var synchronizable: Bool
 
     static func descriptor(_ kind: PasswordKind) -> CommandDescriptor {
         let options =
@@ -21,6 +23,9 @@ struct AddPasswordCommand: RunnableCommand {
                     valueMayBePrompted: true),
                 OptionSpec(flag: "-X", valueName: "hex", help: "password to store, as hexadecimal bytes"),
                 OptionSpec(flag: "-U", help: "update the item if it already exists"),
+                OptionSpec(
+                    flag: "--synchronizable",
+                    help: "sync the item to this user's other devices (kSecAttrSynchronizable; see clavis sync)"),
                 OptionSpec(
                     flag: "--accessible", valueName: "class",
                     help: "protection class: ak, ck, dk, aku, cku, dku, akpu or Apple's name (default ak)"),
@@ -65,7 +70,8 @@ struct AddPasswordCommand: RunnableCommand {
                 password = SecretSource(bytes: bytes)
             }
             return AddPasswordCommand(
-                kind: kind, attributes: attributes, password: password, updateExisting: parsed.has("-U"))
+                kind: kind, attributes: attributes, password: password, updateExisting: parsed.has("-U"),
+                synchronizable: parsed.has("--synchronizable"))
         }
     }
 
@@ -80,7 +86,7 @@ struct AddPasswordCommand: RunnableCommand {
             return context.fail("SecItemAdd", error)
         }
         var stored = attributes
-        stored[.synchronizable] = .bool(false)
+        stored[.synchronizable] = .bool(synchronizable)
         stored[.accessible] = stored[.accessible] ?? .string(ProtectionClass.default.rawValue)
         do throws(KeychainError) {
             _ = try keychain.add(NewItem(itemClass: kind.itemClass, attributes: stored, secret: secret))
@@ -105,7 +111,7 @@ struct AddPasswordCommand: RunnableCommand {
             changes.removeValue(forKey: .accessGroup)
             let query = ItemQuery(
                 itemClass: kind.itemClass, attributes: kind.itemClass.primaryKeyAttributes(of: attributes),
-                synchronizable: .no,
+                synchronizable: synchronizable ? .yes : .no,
                 accessGroups: [group ?? ""])
             guard try keychain.update(query, with: ItemChanges(attributes: changes, secret: secret)) > 0 else {
                 throw KeychainError.noItemMatches(kind.itemClass)

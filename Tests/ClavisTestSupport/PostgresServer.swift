@@ -1,20 +1,20 @@
-import ClavisCore
-import ClavisSync
+public import ClavisCore
+public import ClavisSync
 import Foundation
 import Glibc
 
 /// A real PostgreSQL server for one test: a fresh cluster in a temporary folder, run by the `postgres` user (the
 /// server refuses root), listening only on a Unix socket in that folder, with trust authentication so that a test
 /// may log in as any role; stopped and removed when the value goes.
-final class PostgresServer {
+public final class PostgresServer {
     /// The folder holding the cluster and the socket.
-    let folder: String
+    public let folder: String
     /// The superuser the cluster was made with.
-    let administrator = "clavis_admin"
+    public let administrator = "clavis_admin"
 
     private static let binaries = "/usr/lib/postgresql/15/bin"
 
-    init() throws {
+    public init() throws {
         folder = FileManager.default.temporaryDirectory.appending(path: "clavis-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.run("/bin/chown", ["postgres:postgres", folder])
@@ -29,7 +29,7 @@ final class PostgresServer {
     }
 
     /// Stops the server (a server gone away); `start` brings it back with the same data.
-    func stop() throws {
+    public func stop() throws {
         try Self.run(
             "/usr/sbin/runuser",
             [
@@ -39,7 +39,7 @@ final class PostgresServer {
     }
 
     /// Starts the server again after `stop`.
-    func start() throws {
+    public func start() throws {
         try Self.run(
             "/usr/sbin/runuser",
             [
@@ -60,18 +60,18 @@ final class PostgresServer {
     }
 
     /// The connection string for `role` (the administrator by default) on database `database`.
-    func connectionString(role: String? = nil, database: String = "postgres") -> String {
+    public func connectionString(role: String? = nil, database: String = "postgres") -> String {
         "host=\(folder) dbname=\(database) user=\(role ?? administrator)"
     }
 
     /// A connection as `role`.
-    func connect(as role: String? = nil) throws(KeychainError) -> SyncDatabase {
+    public func connect(as role: String? = nil) throws(KeychainError) -> SyncDatabase {
         try SyncDatabase(connectionString: connectionString(role: role))
     }
 
     /// Installs the sync schema and makes `accounts` sync accounts; the administrator's connection.
     @discardableResult
-    func prepareSync(accounts: [String] = ["alice"]) throws -> SyncDatabase {
+    public func prepareSync(accounts: [String] = ["alice"]) throws -> SyncDatabase {
         let administrator = try connect()
         _ = try SyncServerSchema.install(on: administrator)
         for account in accounts { try SyncServerAccounts.add(account, on: administrator) }
@@ -79,14 +79,14 @@ final class PostgresServer {
     }
 
     /// True when this machine can run a server for the tests (Debian's postgresql, a postgres user).
-    static var isInstalled: Bool {
+    public static var isInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: binaries + "/initdb")
             && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser")
     }
 
     /// Runs a program to its end; throws with its output when it fails.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String]) throws -> String {
+    public static func run(_ program: String, _ arguments: [String]) throws -> String {
         let (status, output) = try spawn(program, arguments)
         guard status == 0 else {
             throw ProgramFailure(description: "\(program) \(arguments.joined(separator: " ")): \(output)")
@@ -98,7 +98,7 @@ final class PostgresServer {
     /// returns its exit status (128 + the signal for a killed one) and what it printed on both outputs. Not
     /// Foundation's `Process`, which waits for a descriptor the server `pg_ctl` starts inherits and keeps open; the
     /// output goes through a file for the same reason. The child gets standard input, output and error only.
-    static func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    public static func spawn(_ program: String, _ arguments: [String], environment: [String: String] = [:]) throws
         -> (status: Int32, output: String)
     {
         let outputPath = FileManager.default.temporaryDirectory.appending(path: "clavis-pg-\(UUID().uuidString).out")
@@ -147,7 +147,7 @@ final class PostgresServer {
         }()
 
     /// A program that exited with a failure, and what it printed.
-    struct ProgramFailure: Error, CustomStringConvertible {
-        var description: String
+    public struct ProgramFailure: Error, CustomStringConvertible {
+        public var description: String
     }
 }

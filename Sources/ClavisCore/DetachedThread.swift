@@ -6,7 +6,7 @@
 
 /// Starts `body` on a new detached system thread: one per connection, without Foundation (whose `Thread` would load
 /// Foundation and ICU into the daemon for nothing but this).
-enum DetachedThread {
+package enum DetachedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -14,7 +14,7 @@ enum DetachedThread {
 
     /// Starts `body`; false when the system refuses a thread (the caller then closes the connection).
     @discardableResult
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(
