@@ -146,6 +146,6 @@ let package = Package(
     ]
     // The benchmark also measures through Apple's API, which exists only here.
     for target in package.targets where target.name == "clavis-bench" {
-        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity"]
+        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity", "ClavisSync"]
     }
 #endif

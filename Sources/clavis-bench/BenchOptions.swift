@@ -22,6 +22,11 @@ struct BenchOptions {
                                                        clavisd, one client and then 8 (adds: a quarter of the calls)
         clavis-bench instructions [--operations 500]   only the instructions per SecItemCopyMatching and SecItemAdd,
                                                        counted by valgrind's callgrind on 1,000 items
+        clavis-bench sync --database CONNINFO [--writes 200] [--items 10000]
+                                                       only the sync rows, two clavisd syncing through the PostgreSQL
+                                                       server CONNINFO names (a role that may create schemas and
+                                                       roles): a write on one readable on the other, and a new device
+                                                       receiving ITEMS items
         Exit status: 0 measured, 1 a measurement failed, 2 a usage error.
         """
 
@@ -49,7 +54,7 @@ struct BenchOptions {
         "--sizes": .sizes, "--operations": .count(minimum: 1), "--keep-dir": .text, "--cli-calls": .count(minimum: 0),
         "--daemon": .onOff, "--tpm": .text, "--tpm-operations": .count(minimum: 1), "--tpm-items": .count(minimum: 0),
         "--lookups": .count(minimum: 1), "--items": .count(minimum: 1), "--calls": .count(minimum: 4),
-        "--workload": .text,
+        "--workload": .text, "--database": .text, "--writes": .count(minimum: 1),
     ]
 
     /// The options each mode takes (nil: the whole benchmark).
@@ -60,7 +65,7 @@ struct BenchOptions {
         ],
         "keys": ["--operations"], "secret-service": ["--lookups"], "tpm": ["--tpm", "--tpm-operations", "--tpm-items"],
         "instructions": ["--operations"], "api-calls": ["--operations"],
-        "daemon-load": ["--items", "--calls", "--workload"],
+        "daemon-load": ["--items", "--calls", "--workload"], "sync": ["--database", "--writes", "--items"],
     ]
 
     /// Reads `arguments` (the command line without the program's name).

@@ -20,9 +20,10 @@
             }
 
             /// A daemon (the `clavisd` beside this executable) on the keychain in `home`, with `app` registered
-            /// under the application identifier (and so the default group) `identifier`.
-            init(home: String, registering app: String, as identifier: String) throws {
-                folder = NSTemporaryDirectory() + "clavis-bench-daemon-\(getpid())"
+            /// under the application identifier (and so the default group) `identifier`; `instance` tells apart the
+            /// folders of daemons running at once.
+            init(home: String, registering app: String, as identifier: String, instance: String = "") throws {
+                folder = NSTemporaryDirectory() + "clavis-bench-daemon-\(getpid())\(instance)"
                 try? FileManager.default.removeItem(atPath: folder)
                 try FileManager.default.createDirectory(atPath: folder + "/apps", withIntermediateDirectories: true)
                 socket = folder + "/clavisd.sock"
@@ -42,6 +43,9 @@
                     guard !chunk.isEmpty else { throw Workloads.BenchError.status("clavisd did not start", -1) }
                     said += chunk
                 }
+                // What it says later (its sync rounds, among others) is read and dropped, so that it never waits on
+                // a full pipe.
+                log.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
             }
 
             /// The daemon's resident memory, in KiB: all of it (`VmRSS`), and the file-backed part (`RssFile`: the

@@ -146,6 +146,21 @@ if options.mode == "tpm" { printOnly(printTPMRows) }
         }
     }
 
+    if options.mode == "sync" {
+        runOnly {
+            guard let database = options.text("--database") else {
+                throw Workloads.BenchError.status("sync needs --database (a libpq connection string)", 2)
+            }
+            print(Measurement.header)
+            for line in try SyncWorkloads.rows(
+                database: database, writes: options.count("--writes", default: 200),
+                items: options.count("--items", default: 10_000))
+            {
+                print(line)
+            }
+        }
+    }
+
     if options.mode == "secret-service" {
         printOnly { try printSecretServiceRows(lookups: options.count("--lookups", default: 500)) }
     }

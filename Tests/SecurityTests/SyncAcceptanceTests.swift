@@ -186,26 +186,102 @@ import Testing
         #expect(try waitUntil(b, service: "shared", is: "newer-from-b"))
     }
 
-    @Test func aRecordTheServerAlteredIsRefusedWithAClearError() throws {
+    @Test func changesMadeWhileTheServerIsAwayGoOutWhenItReturns() throws {
+        let (a, b) = (try machine(), try machine())
+        _ = try circle(of: a, joining: [b])
+        try add(a, service: "before", secret: "while-up")
+        #expect(try waitUntil(b, service: "before", is: "while-up"))
+        try server.stop()
+        // Local work goes on; the round that cannot reach the server says so.
+        try add(a, service: "offline", secret: "queued-on-a")
+        #expect(try secret(a, service: "offline") == "queued-on-a")
+        #expect(try a.client(["sync", "now"]).status != 0)
+        #expect((try sync(a, ["status"])["lastError"] as? String)?.isEmpty == false)
+        try server.start()
+        #expect(try waitUntil(b, service: "offline", is: "queued-on-a"))
+    }
+
+    @Test func aNormalUsersDaemonsSyncAsThatUser() throws {
+        let user = try SecondUser()
+        defer { user.remove() }
+        let (a, b) = (try TestDaemon(mode: "user", owner: user), try TestDaemon(mode: "user", owner: user))
+        devices += [a, b]
+        func asUser(_ device: TestDaemon, _ arguments: [String]) throws -> ProcessOutput {
+            var environment = ClavisBinary.environment(home: device.folder + "/unused-home")
+            environment["CLAVIS_SOCKET"] = device.socket
+            return try runProcess(
+                "/usr/bin/setpriv",
+                ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "--", ClavisBinary.path] + arguments,
+                environment: environment)
+        }
+        #expect(try asUser(a, ["sync", "enable", "--database", database]).status == 0)
+        let joined = try asUser(b, ["--json", "sync", "join", "--database", database])
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(joined.standardOutput.utf8)) as? [String: Any])?["joinCode"]
+                as? String, "\(joined.standardError)")
+        #expect(try asUser(a, ["sync", "approve", code]).status == 0)
+        let added = try asUser(
+            a, ["add-generic-password", "-a", "mailbox-owner", "-s", "users-item", "--synchronizable", "-w", "theirs"])
+        #expect(added.status == 0, "\(added.standardError)")
+        let find = ["find-generic-password", "-a", "mailbox-owner", "-s", "users-item", "-w"]
+        var arrived = false
+        for _ in 0..<40 where !arrived {
+            arrived = try asUser(b, find).standardOutput == "theirs\n"
+            if !arrived, !b.waitForLog(" applied, ", seconds: 20).contains(" applied, ") { break }
+        }
+        #expect(arrived)
+    }
+
+    /// The server alters a record's ciphertext, puts back an older version of it, or adds one no member signed:
+    /// each client refuses the change, keeps what it had, and says why.
+    @Test(arguments: [
+        ("altered", "signature does not verify"),
+        ("replayed", "sent version 1 of a record this device has at version 2"),
+        ("forged", "written by a device outside the circle"),
+    ])
+    func whatTheServerChangesIsRefusedWithAClearError(_ change: String, because reason: String) throws {
         let (a, b) = (try machine(), try machine())
         _ = try circle(of: a, joining: [b])
         try add(a, service: "first", secret: "arrives")
         #expect(try waitUntil(b, service: "first", is: "arrives"))
-        try sync(b, ["disable"])
-        try add(a, service: "second", secret: "altered-on-the-way")
-        // A round on A now: the change is on the server once it returns (rounds take turns).
+        // A writes version 1 of an item, which the server keeps a copy of, then version 2; B gets version 2.
+        try add(a, service: "second", secret: "version-1")
         try sync(a, ["now"])
-        // The server flips a byte of the newest record's ciphertext.
-        try server.connect().execute(
-            """
-            UPDATE clavis_sync.records SET ciphertext = set_byte(ciphertext, 40, get_byte(ciphertext, 40) # 1)
-            WHERE change = (SELECT max(change) FROM clavis_sync.records)
-            """)
+        let administrator = try server.connect()
+        let newest = "(SELECT max(change) FROM clavis_sync.records)"
+        try administrator.execute("CREATE TABLE kept AS SELECT * FROM clavis_sync.records WHERE change = \(newest)")
+        try add(a, service: "second", secret: "version-2")
+        try sync(a, ["now"])
+        #expect(try waitUntil(b, service: "second", is: "version-2"))
+        // B's rounds run only when the test asks, from here on.
+        try sync(b, ["disable"])
+        switch change {
+        case "altered":
+            try administrator.execute(
+                """
+                UPDATE clavis_sync.records SET ciphertext = set_byte(ciphertext, 40, get_byte(ciphertext, 40) # 1),
+                    change = nextval('clavis_sync.changes')
+                WHERE change = \(newest)
+                """)
+        case "replayed":
+            try administrator.execute(
+                """
+                UPDATE clavis_sync.records r SET version = k.version, writer = k.writer, ciphertext = k.ciphertext,
+                    signature = k.signature, change = nextval('clavis_sync.changes')
+                FROM kept k WHERE r.account = k.account AND r.record_id = k.record_id
+                """)
+        default:
+            try administrator.execute(
+                """
+                INSERT INTO clavis_sync.records (account, record_id, version, writer, ciphertext, signature)
+                SELECT account, sha256('forged'::bytea), 1, sha256('stranger'::bytea), ciphertext, signature FROM kept
+                """)
+        }
         try sync(b, ["enable"])
-        let refused = try b.client(["--json", "sync", "now"])
-        #expect(refused.status != 0)
-        #expect(try secret(b, service: "second") == nil)
-        #expect((try sync(b, ["status"])["lastError"] as? String)?.isEmpty == false)
-        #expect(try secret(b, service: "first") == "arrives")
+        let refused = try b.client(["sync", "now"])
+        #expect(refused.status != 0, "B applied a record the server \(change)")
+        #expect(refused.standardError.contains(reason), "\(refused.standardError)")
+        #expect(try secret(b, service: "second") == "version-2")
+        #expect((try sync(b, ["status"])["lastError"] as? String)?.contains(reason) == true)
     }
 }

@@ -23,6 +23,9 @@ package final class KeychainSynchronizer: Sendable {
     private let wake = WakeSignal()
     /// True while the device syncs, so that a local change wakes the thread (and costs nothing otherwise).
     private let syncing = Atomic<Bool>(false)
+    /// True when the keychain may have changed since the last round that succeeded (a write, an unlock, a start):
+    /// the next round reads every local item; otherwise it only receives.
+    private let localChanged = Atomic<Bool>(true)
     private let stopped = Atomic<Bool>(false)
 
     /// What the last round did, or why it failed.
@@ -57,6 +60,7 @@ package final class KeychainSynchronizer: Sendable {
     /// Tells the background thread that something changed here that a round may carry: an item written, the
     /// keychain unlocked.
     package func noteLocalChange() {
+        localChanged.store(true, ordering: .relaxed)
         if syncing.load(ordering: .relaxed) { wake.signal() }
     }
 
@@ -159,6 +163,8 @@ package final class KeychainSynchronizer: Sendable {
         }
         guard case .member(let membership, let state) = record.phase else { return SyncEngine.Round() }
         var engine = SyncEngine(membership: membership, state: state)
+        // Taken before the round reads the keychain: a write during the round makes the next one read it again.
+        let changed = localChanged.exchange(false, ordering: .relaxed)
         defer {
             if engine.state != state || engine.membership.circle != membership.circle
                 || engine.membership.keys.count != membership.keys.count
@@ -167,8 +173,14 @@ package final class KeychainSynchronizer: Sendable {
                 try? kept.save(record)
             }
         }
-        return try engine.synchronize(
-            KeychainSyncItems(keychain: keychain), records: SyncRecordStore(database: database), circles: circles)
+        do {
+            return try engine.synchronize(
+                KeychainSyncItems(keychain: keychain), records: SyncRecordStore(database: database), circles: circles,
+                localChanged: changed)
+        } catch {
+            if changed { localChanged.store(true, ordering: .relaxed) }
+            throw error
+        }
     }
 
     /// The background thread: a round whenever woken, on a connection that listens for the account's changes.

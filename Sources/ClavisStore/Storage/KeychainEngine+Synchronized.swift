@@ -83,10 +83,8 @@ extension KeychainEngine {
             var replaced: [Int64] = []
             var stays = false
             var closed = false
-            try connection.forEachRow(
-                "SELECT \(columns) FROM items WHERE class = ? AND sync = 1 AND primary_digest = ?",
-                [.text(item.itemClass.rawValue), .blob(digest)]
-            ) { row in
+            let key: [DatabaseValue] = [.text(item.itemClass.rawValue), .blob(digest)]
+            try connection.forEachRow(Self.synchronizedRowsOfKey, key + key) { row in
                 guard let candidate = try? ItemRow(row: row, itemClass: item.itemClass) else { return true }
                 replaced.append(candidate.id)
                 guard row[10].integer == 0 else { return true }
@@ -112,6 +110,18 @@ extension KeychainEngine {
             return .done(())
         }
     }
+
+    /// The `sync` rows of a class (first parameter) and primary key digest (second), the pair given twice, the
+    /// columns `ItemRow` reads then class and tombstone: the live row through `items_primary_key`, the tombstones
+    /// through `items_tombstones` (so that no change applied reads every row).
+    static let synchronizedRowsOfKey = {
+        let columns = ItemRow.columns + ", class, tombstone"
+        let matching = "class = ? AND sync = 1 AND primary_digest = ?"
+        return """
+            SELECT \(columns) FROM items WHERE \(matching) AND tombstone = 0
+            UNION ALL SELECT \(columns) FROM items WHERE \(matching) AND \(Schema.tombstoneRow)
+            """
+    }()
 
     /// True for a date a keychain can hold: finite, and within some 290,000 years of 1970 (milliseconds fit in 64
     /// bits).

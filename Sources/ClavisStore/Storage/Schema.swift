@@ -114,7 +114,20 @@ enum Schema {
                 DROP INDEX items_reference;
                 CREATE INDEX items_reference ON items (substr(reference, 1, 8)) WHERE \(referenceNotNamingRow);
                 """),
+        // Tombstones found by primary key (issue 41): applying another device's change looks up the rows of its key,
+        // tombstones included, which `items_primary_key` (live rows only) cannot find; without this index each
+        // change applied read every row, and a new device receiving 10,000 items took 20 s. Tombstones only: live
+        // rows have their index.
+        .init(
+            version: 8,
+            sql: """
+                CREATE INDEX IF NOT EXISTS items_tombstones ON items (primary_digest) WHERE \(tombstoneRow);
+                """),
     ])
+
+    /// True for a tombstone's row: the rows `items_tombstones` holds. A lookup names this condition as written here,
+    /// which is what lets SQLite use the index.
+    static let tombstoneRow = "tombstone <> 0"
 
     /// True for a row whose reference does not start with its own row id (big-endian): the rows `items_reference`
     /// holds. A lookup by reference names this condition as written here, which is what lets SQLite use the index.

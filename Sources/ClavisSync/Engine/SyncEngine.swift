@@ -48,21 +48,23 @@ public struct SyncEngine {
     }
 
     /// Runs one round against `records` for the keychain `local`, following the circle first (`circles`).
+    /// `localChanged` false says that nothing changed in `local` since this engine's last round succeeded (the
+    /// caller saw no write): the round then only receives, without reading every local item.
     ///
     /// - Throws: what reading, opening or writing throws: `verifyFailed` for a record or circle the server changed,
     ///   `notAvailable` when the server cannot be reached or this device was removed. Nothing received is applied
     ///   after a failure, and what was applied stays.
     @discardableResult
     public mutating func synchronize(
-        _ local: some SyncLocalItems, records: SyncRecordStore, circles: SyncCircleStore
+        _ local: some SyncLocalItems, records: SyncRecordStore, circles: SyncCircleStore, localChanged: Bool = true
     ) throws(KeychainError) -> Round {
         try membership.refresh(store: circles)
         var round = Round()
         // Another device may write between this device's read and its write: read again and decide again, a few
         // times at most (each retry means another device's change arrived and was applied).
         for _ in 0..<4 {
-            try receive(local, records: records, round: &round)
-            guard try send(local, records: records, round: &round) else { continue }
+            try receive(local, records: records, round: &round, localChanged: localChanged)
+            if localChanged, !(try send(local, records: records, round: &round)) { continue }
             return round
         }
         throw KeychainError(.duplicateItem, "other devices kept changing the same items; the next round goes on")
@@ -70,16 +72,16 @@ public struct SyncEngine {
 
     /// Applies the changes after the last one read: each one, unless the local item changed since it last agreed
     /// with the server and that change wins (it is sent next).
-    private mutating func receive(_ local: some SyncLocalItems, records: SyncRecordStore, round: inout Round)
-        throws(KeychainError)
-    {
+    private mutating func receive(
+        _ local: some SyncLocalItems, records: SyncRecordStore, round: inout Round, localChanged: Bool
+    ) throws(KeychainError) {
         let keys = membership.keys
         let members = membership.circle.signingKeys
         var pending: [[UInt8]: SyncedItem]?
         while true {
             let changes = try records.changes(after: state.lastChange)
             if changes.isEmpty { return }
-            if pending == nil { pending = try localChanges(of: local) }
+            if pending == nil { pending = localChanged ? try localChanges(of: local) : [:] }
             for change in changes {
                 let record = change.record
                 // This device's own write, read back.
