@@ -127,7 +127,13 @@ public final class KeychainHost: Sendable {
             opened.removeAll()
             return true
         }
-        if closed == true { releaseKept() }
+        guard closed == true else { return }
+        let stopping = synchronizers.withLock { synchronizers in
+            defer { synchronizers.removeAll() }
+            return Array(synchronizers.values)
+        }
+        for synchronizer in stopping { synchronizer.stop() }
+        releaseKept()
     }
 
     /// How many times a keychain was closed: a service made for a keychain stays valid while this is unchanged.

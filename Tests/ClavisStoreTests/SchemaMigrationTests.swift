@@ -1,9 +1,10 @@
 import ClavisCore
 import ClavisSQLite
-import ClavisStore
 import FoundationEssentials
 import Glibc
 import Testing
+
+@testable import ClavisStore
 
 /// A keychain written by schema version 1 (16-byte lookup digests, boxes with stored nonces) opens, migrates in place
 /// and reads every item.
@@ -14,7 +15,9 @@ import Testing
         try VersionOneKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 8)
+        #expect(
+            try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer
+                == Int64(Schema.migrator.latestVersion))
         // The old table's pages went back to the file system.
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         #expect(
@@ -113,7 +116,9 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 8)
+        #expect(
+            try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer
+                == Int64(Schema.migrator.latestVersion))
         let tag = AttributeValue.data(Data("com.example.key".utf8))
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for (keyClass, tagged) in [(1, true), (0, true), (1, false)] as [(Int64, Bool)] {
@@ -152,7 +157,9 @@ import Testing
             """)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 8)
+        #expect(
+            try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer
+                == Int64(Schema.migrator.latestVersion))
         let hash = AttributeValue.data(Data(repeating: 0x5A, count: 20))
         for serial in [1, 2] as [UInt8] {
             let attributes: [AttributeKey: AttributeValue] = [
@@ -234,7 +241,9 @@ import Testing
         try VersionFiveKeychain.write(to: temporary.home)
         let keychain = try temporary.open()
         let inspector = try StoreInspector(temporary.home)
-        #expect(try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer == 8)
+        #expect(
+            try inspector.connection.scalar("SELECT MAX(version) FROM schema_version")?.integer
+                == Int64(Schema.migrator.latestVersion))
         #expect(try inspector.connection.scalar("PRAGMA freelist_count")?.integer == 0)
         let entries = [
             "items_access_group": 7, "items_account": 7, "items_service": 6, "items_server": 1, "items_label": 2,
