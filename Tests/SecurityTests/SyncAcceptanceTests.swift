@@ -232,6 +232,31 @@ import Testing
         #expect(arrived)
     }
 
+    @Test func anEmbeddedKeychainSyncsOnSyncNow() throws {
+        let folder = try makeTemporaryFolder("clavis-embedded-sync")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (a, b) = (folder + "/a", folder + "/b")
+        func clavis(_ home: String, _ arguments: [String]) throws -> ProcessOutput {
+            try ClavisBinary.run(arguments, home: home)
+        }
+        #expect(try clavis(a, ["sync", "enable", "--database", database, "--name", "a"]).status == 0)
+        let joined = try clavis(b, ["--json", "sync", "join", "--database", database, "--name", "b"])
+        let code = try #require(
+            (try JSONSerialization.jsonObject(with: Data(joined.standardOutput.utf8)) as? [String: Any])?["joinCode"]
+                as? String, "\(joined.standardError)")
+        #expect(try clavis(a, ["sync", "approve", code]).status == 0)
+        let added = ["add-generic-password", "-a", "mailbox-owner", "-s", "embedded", "--synchronizable", "-w", "sent"]
+        #expect(try clavis(a, added).status == 0)
+        // No daemon: nothing moves until a round is asked for, on each side.
+        let find = ["find-generic-password", "-a", "mailbox-owner", "-s", "embedded", "-w"]
+        #expect(try clavis(b, find).status != 0)
+        let status = try clavis(a, ["sync", "status"])
+        #expect(status.standardOutput.contains("clavis sync now"), "\(status.standardOutput)")
+        #expect(try clavis(a, ["sync", "now"]).status == 0)
+        #expect(try clavis(b, ["sync", "now"]).status == 0)
+        #expect(try clavis(b, find).standardOutput == "sent\n")
+    }
+
     /// The server alters a record's ciphertext, puts back an older version of it, or adds one no member signed:
     /// each client refuses the change, keeps what it had, and says why.
     @Test(arguments: [
