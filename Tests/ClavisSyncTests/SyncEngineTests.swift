@@ -185,6 +185,50 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(throws: KeychainError.self) { try b.sync() }
     }
 
+    @Test func aServerThatDropsOrRollsBackWhatADeviceWroteIsCaught() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        a.keychain.set("mail", secret: "first")
+        try a.sync()
+        try b.sync()
+        let administrator = try server.connect()
+        try administrator.execute("CREATE TABLE earlier AS SELECT * FROM clavis_sync.records")
+        a.keychain.set("mail", secret: "second")
+        a.keychain.set("bank", secret: "newest")
+        try a.sync()
+        // The server goes back to its earlier copy: every device, the writer included, refuses to go on.
+        try administrator.executeScript(
+            "DELETE FROM clavis_sync.records; INSERT INTO clavis_sync.records SELECT * FROM earlier;")
+        for device in [a, b] {
+            let refused = #expect(throws: KeychainError.self) { try device.sync() }
+            #expect(refused?.code == .verifyFailed)
+            #expect(refused?.reason.contains("no longer holds version 1 of the last record device 'a' wrote") == true)
+        }
+        #expect(b.keychain.secret("mail") == "first" && b.keychain.secret("bank") == nil)
+    }
+
+    @Test func anOlderHighWaterMarkPutBackIsCaught() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        a.keychain.set("mail", secret: "first")
+        try a.sync()
+        try b.sync()
+        let administrator = try server.connect()
+        try administrator.execute("CREATE TABLE earlier AS SELECT * FROM clavis_sync.high_water_marks")
+        a.keychain.set("mail", secret: "second")
+        try a.sync()
+        try b.sync()
+        #expect(b.keychain.secret("mail") == "second")
+        // The server puts A's first mark back, hiding that A wrote since: B has seen the newer one.
+        try administrator.executeScript(
+            "DELETE FROM clavis_sync.high_water_marks; INSERT INTO clavis_sync.high_water_marks SELECT * FROM earlier;")
+        let refused = #expect(throws: KeychainError.self) { try b.sync() }
+        #expect(refused?.code == .verifyFailed)
+        #expect(refused?.reason.contains("older high-water mark of device 'a'") == true)
+    }
+
     @Test func aChangeThatCouldNotBeAppliedIsReadAgain() throws {
         let server = try PostgresServer()
         let devices = try threeDevices(server)

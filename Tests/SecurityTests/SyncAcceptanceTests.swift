@@ -257,11 +257,12 @@ import Testing
         #expect(try clavis(b, find).standardOutput == "sent\n")
     }
 
-    /// The server alters a record's ciphertext, puts back an older version of it, or adds one no member signed:
-    /// each client refuses the change, keeps what it had, and says why.
+    /// The server alters a record's ciphertext, puts back an older version of it, drops it, or adds one no member
+    /// signed: each client refuses the change, keeps what it had, and says why.
     @Test(arguments: [
         ("altered", "signature does not verify"),
-        ("replayed", "sent version 1 of a record this device has at version 2"),
+        ("replayed", "no longer holds version 2 of the last record device 'first' wrote"),
+        ("dropped", "no longer holds version 2 of the last record device 'first' wrote"),
         ("forged", "written by a device outside the circle"),
     ])
     func whatTheServerChangesIsRefusedWithAClearError(_ change: String, because reason: String) throws {
@@ -295,6 +296,8 @@ import Testing
                     signature = k.signature, change = nextval('clavis_sync.changes')
                 FROM kept k WHERE r.account = k.account AND r.record_id = k.record_id
                 """)
+        case "dropped":
+            try administrator.execute("DELETE FROM clavis_sync.records WHERE change = \(newest)")
         default:
             try administrator.execute(
                 """

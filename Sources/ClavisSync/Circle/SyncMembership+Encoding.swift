@@ -49,13 +49,25 @@ extension SyncState {
     /// The state's bytes (record identifiers, versions and keyed digests: nothing secret in itself).
     public var encoded: [UInt8] {
         var writer = ByteWriter()
-        writer.byte(1)
+        writer.byte(2)
         writer.int64(lastChange)
         writer.uint32(UInt32(versions.count))
         for (identifier, version) in versions.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             writer.lengthPrefixed(identifier)
             writer.int64(version)
             writer.lengthPrefixed(agreed[identifier] ?? [])
+        }
+        writer.optional(lastWritten) { (writer, mark) in
+            writer.lengthPrefixed(mark.device)
+            writer.lengthPrefixed(mark.record)
+            writer.int64(mark.version)
+            writer.int64(mark.modified)
+            writer.int64(mark.sequence)
+        }
+        writer.uint32(UInt32(marksSeen.count))
+        for (device, sequence) in marksSeen.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            writer.lengthPrefixed(device)
+            writer.int64(sequence)
         }
         return writer.bytes
     }
@@ -65,7 +77,9 @@ extension SyncState {
     /// - Throws: `decode` for bytes that are not one.
     public init(encoded: [UInt8]) throws(KeychainError) {
         var reader = ByteReader(encoded, subject: "a sync state")
-        guard try reader.byte() == 1 else { throw reader.malformed("a state of another format") }
+        // Format 1 had no high-water mark.
+        let format = try reader.byte()
+        guard format == 1 || format == 2 else { throw reader.malformed("a state of another format") }
         self.init()
         lastChange = try reader.int64()
         let count = try reader.uint32()
@@ -74,6 +88,15 @@ extension SyncState {
             versions[identifier] = try reader.int64()
             let fingerprint = Array(try reader.lengthPrefixed())
             if !fingerprint.isEmpty { agreed[identifier] = fingerprint }
+        }
+        if format == 2 {
+            lastWritten = try reader.optional { (reader) throws(KeychainError) in
+                SyncHighWaterMark(
+                    device: Array(try reader.lengthPrefixed()), record: Array(try reader.lengthPrefixed()),
+                    version: try reader.int64(), modified: try reader.int64(), sequence: try reader.int64())
+            }
+            let count = try reader.uint32()
+            for _ in 0..<count { marksSeen[Array(try reader.lengthPrefixed())] = try reader.int64() }
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the state") }
     }

@@ -59,6 +59,7 @@ public struct SyncEngine {
         _ local: some SyncLocalItems, records: SyncRecordStore, circles: SyncCircleStore, localChanged: Bool = true
     ) throws(KeychainError) -> Round {
         try membership.refresh(store: circles)
+        try checkHighWaterMarks(records: records)
         var round = Round()
         // Another device may write between this device's read and its write: read again and decide again, a few
         // times at most (each retry means another device's change arrived and was applied).
@@ -141,9 +142,48 @@ public struct SyncEngine {
             }
             state.versions[identifier] = record.version
             state.agreed[identifier] = try fingerprint(of: item)
+            state.lastWritten = SyncHighWaterMark(
+                device: membership.device.identifier, record: identifier, version: record.version,
+                modified: item.modified, sequence: (state.lastWritten?.sequence ?? 0) + 1)
             round.sent += 1
         }
+        if round.sent > 0, let mark = state.lastWritten {
+            try records.publish(mark, by: membership.device, circle: membership.circle.recovery.identifier)
+        }
         return true
+    }
+
+    /// Checks each member's high-water mark (this device's own from its state): no older than one seen before, and
+    /// the last record it names still held at that version or a newer one (a tombstone's may be gone once expired).
+    ///
+    /// - Throws: `verifyFailed` when not: the server dropped a record, or went back to an earlier copy.
+    private mutating func checkHighWaterMarks(records: SyncRecordStore) throws(KeychainError) {
+        let circle = membership.circle
+        var marks = try records.marks(of: circle.signingKeys, circle: circle.recovery.identifier)
+        let own = state.lastWritten
+        for mark in marks {
+            let seen = mark.device == own?.device ? own?.sequence : state.marksSeen[mark.device]
+            guard mark.sequence >= seen ?? 0 else {
+                throw KeychainError(
+                    .verifyFailed,
+                    "the server sent an older high-water mark of \(Self.name(of: mark.device, in: circle)) than one "
+                        + "already seen: it went back to an earlier copy")
+            }
+            if mark.device != own?.device { state.marksSeen[mark.device] = mark.sequence }
+        }
+        if let own {
+            marks.removeAll { $0.device == own.device }
+            marks.append(own)
+        }
+        for mark in marks where now() - mark.modified <= Self.tombstoneLifetime {
+            guard let held = try records.version(of: mark.record), held >= mark.version else {
+                throw KeychainError(
+                    .verifyFailed,
+                    "the server no longer holds version \(mark.version) of the last record "
+                        + "\(Self.name(of: mark.device, in: circle)) wrote: it dropped it, or went back to an earlier copy"
+                )
+            }
+        }
     }
 
     /// The local items changed since they last agreed with the server, by record identifier.
@@ -165,6 +205,11 @@ public struct SyncEngine {
             throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
         }
         return keys.fingerprint(of: item)
+    }
+
+    /// How a message names the device `identifier` of `circle`.
+    private static func name(of identifier: [UInt8], in circle: SyncCircle) -> String {
+        circle.member(identifier).map { "device '\($0.name)'" } ?? "a device"
     }
 
     /// True for a tombstone older than `tombstoneLifetime`.

@@ -8,6 +8,10 @@ public struct SyncState: Sendable, Equatable {
     public var versions: [[UInt8]: Int64] = [:]
     /// A keyed digest of each record's item as last agreed (`SyncKeys.fingerprint`), by identifier.
     public var agreed: [[UInt8]: [UInt8]] = [:]
+    /// The last record this device wrote: its high-water mark.
+    public var lastWritten: SyncHighWaterMark?
+    /// The newest sequence number seen of each other device's high-water mark, by device identifier.
+    public var marksSeen: [[UInt8]: Int64] = [:]
 
     /// A device that has synced nothing.
     public init() {}

@@ -100,3 +100,40 @@ public struct SyncRecordStore {
         }
     }
 }
+
+extension SyncRecordStore {
+    /// Keeps this device's high-water mark in place of its last one.
+    func publish(_ mark: SyncHighWaterMark, by device: SyncDeviceKey, circle: [UInt8]) throws(KeychainError) {
+        let sealed = try mark.sealed(by: device, circle: circle)
+        try database.execute(
+            """
+            INSERT INTO clavis_sync.high_water_marks (device, mark, signature) VALUES ($1, $2, $3)
+            ON CONFLICT (account, device) DO UPDATE SET mark = EXCLUDED.mark, signature = EXCLUDED.signature
+            """, [.bytes(device.identifier), .bytes(sealed.mark), .bytes(sealed.signature)])
+    }
+
+    /// The high-water marks of the devices `members` lists (identifier → signing key), each verified; the marks of
+    /// other devices (removed ones) are passed over.
+    ///
+    /// - Throws: `verifyFailed` for a member's mark that does not verify.
+    func marks(of members: [[UInt8]: [UInt8]], circle: [UInt8]) throws(KeychainError) -> [SyncHighWaterMark] {
+        var marks: [SyncHighWaterMark] = []
+        for row in try database.execute("SELECT device, mark, signature FROM clavis_sync.high_water_marks") {
+            guard let device = row[0].bytes, let stored = row[1].bytes, let signature = row[2].bytes else {
+                throw KeychainError(.decode, "the sync server answered a high-water mark with a missing column")
+            }
+            guard let signingKey = members[device] else { continue }
+            marks.append(
+                try SyncHighWaterMark(
+                    device: device, stored: stored, signature: signature, signingKey: signingKey, circle: circle))
+        }
+        return marks
+    }
+
+    /// The version of the record `identifier` the server holds; `nil` when it holds none.
+    func version(of identifier: [UInt8]) throws(KeychainError) -> Int64? {
+        try database.execute(
+            "SELECT version FROM clavis_sync.records WHERE record_id = $1", [.bytes(identifier)]
+        ).first?[0].integer
+    }
+}
