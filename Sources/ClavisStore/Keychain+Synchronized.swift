@@ -16,4 +16,13 @@ extension Keychain {
     package func storeSynchronized(_ item: Item, secret: SecureBytes?) throws(KeychainError) -> ServiceAnswer<Void> {
         try perform(writing: true) { try $0.storeSynchronized(item, secret: secret) }
     }
+
+    /// Puts many items other devices made in place, as `storeSynchronized` does each, in one transaction: the outcome
+    /// of each stored (`nil`) or refused for good (an error `refusingForGood` accepts), in order, and why it stopped
+    /// before the rest, if it did (`interactionNotAllowed` for a closed class); what came before stays stored.
+    package func storeSynchronized(
+        _ items: [(item: Item, secret: SecureBytes?)], refusingForGood: (KeychainError) -> Bool
+    ) throws(KeychainError) -> (outcomes: [KeychainError?], stopped: KeychainError?) {
+        try perform(writing: true) { try $0.storeSynchronized(items, refusingForGood: refusingForGood) }
+    }
 }

@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisCrypto
 import ClavisEmbedded
 import ClavisStore
 import ClavisSync
@@ -91,6 +92,26 @@ import Testing
             _ = try b.keychain.storeSynchronized(item, secret: item.secret)
         }
         #expect(refused?.code == .param)
+    }
+
+    @Test func changesAppliedTogetherStopAtOneALockedKeychainCannotOpenAndGoOnAfterTheUnlock() throws {
+        let server = try PostgresServer()
+        let devices = try devices(2, server: server)
+        let (a, b) = (devices[0], devices[1])
+        try a.add("first", secret: "one", protection: .afterFirstUnlock)
+        try a.add("locked-away", secret: "two", protection: .whenUnlocked)
+        try a.add("third", secret: "three", protection: .afterFirstUnlock)
+        #expect(try a.sync().sent == 3)
+        let passcode = SecureBytes(Array("2468".utf8))
+        try b.keychain.setPasscode(passcode, current: nil, kdf: .cheapForTesting())
+        b.keychain.lock()
+        let stopped = #expect(throws: KeychainError.self) { try b.sync() }
+        #expect(stopped?.code == .interactionNotAllowed)
+        // What came before the locked class's change is kept; nothing after it is applied out of order.
+        #expect(try b.secret("first") == "one" && b.secret("third") == nil)
+        try b.keychain.unlock(passcode: passcode)
+        #expect(try b.sync().applied == 2)
+        #expect(try b.secret("locked-away") == "two" && b.secret("third") == "three")
     }
 
     @Test func itemsAddedUpdatedAndDeletedReachEveryKeychainAndLocalOnesStay() throws {

@@ -32,6 +32,19 @@ package struct KeychainSyncItems: SyncLocalItems {
         }
     }
 
+    package func apply(_ items: [SyncedItem]) throws(KeychainError) -> SyncApplied {
+        let stored = items.map { item in
+            (
+                item: Item(
+                    itemClass: item.itemClass, attributes: item.attributes, secret: item.secret,
+                    persistentReference: PersistentReference(bytes: [])),
+                secret: item.secret
+            )
+        }
+        let result = try keychain.storeSynchronized(stored, refusingForGood: SyncEngine.refusesForGood)
+        return SyncApplied(outcomes: result.outcomes, stopped: result.stopped)
+    }
+
     /// A modification date in milliseconds since 1970 (0 when absent, or not a time a keychain holds).
     private static func milliseconds(_ value: AttributeValue?) -> Int64 {
         guard case .date(let date)? = value else { return 0 }

@@ -123,6 +123,35 @@ extension KeychainEngine {
             """
     }()
 
+    /// `storeSynchronized` for each of `items` in order, in one transaction (one flush for them all), each a part of
+    /// it undone alone when it fails. Returns the outcome of each item stored (`nil`) or refused for good (an error
+    /// `refusingForGood` accepts), and why it stopped before the others, if it did: the first item that cannot be
+    /// stored now (its class closed, another error); what came before it stays stored.
+    func storeSynchronized(
+        _ items: [(item: Item, secret: SecureBytes?)], refusingForGood: (KeychainError) -> Bool
+    ) throws -> (outcomes: [KeychainError?], stopped: KeychainError?) {
+        try connection.transaction {
+            var outcomes: [KeychainError?] = []
+            for (item, secret) in items {
+                do {
+                    guard case .done = try connection.savepoint({ try storeSynchronized(item, secret: secret) }) else {
+                        return (
+                            outcomes,
+                            KeychainError(
+                                .interactionNotAllowed, "the keychain is locked: the change is applied once it opens")
+                        )
+                    }
+                    outcomes.append(nil)
+                } catch let error as KeychainError where refusingForGood(error) {
+                    outcomes.append(error)
+                } catch let error as KeychainError {
+                    return (outcomes, error)
+                }
+            }
+            return (outcomes, nil)
+        }
+    }
+
     /// True for a date a keychain can hold: finite, and within some 290,000 years of 1970 (milliseconds fit in 64
     /// bits).
     private static func isTime(_ date: Date) -> Bool {

@@ -83,44 +83,90 @@ public struct SyncEngine {
             let changes = try records.changes(after: state.lastChange)
             if changes.isEmpty { return }
             if pending == nil { pending = localChanged ? try localChanges(of: local) : [:] }
+            // Each change's step, decided in order; the items to apply go to the keychain together, and the state
+            // moves past a change only once its step is done.
+            var steps: [Step] = []
+            var toApply: [SyncedItem] = []
+            // A record that does not verify stops the round there, and every round after, until it is resolved: it
+            // is never applied, nor passed over unnoticed (the changes before it still are).
+            var refusedRecord: KeychainError?
             for change in changes {
                 let record = change.record
                 // This device's own write, read back.
                 if record.writer == membership.device.identifier, state.versions[record.identifier] == record.version {
-                    state.lastChange = change.change
+                    steps.append(.own(change))
                     continue
                 }
-                // A record that does not verify stops the round here, and every round after, until it is resolved:
-                // it is never applied, nor passed over unnoticed. Nor is a change passed over when applying it
-                // fails: the next round reads it again.
-                let item = try record.open(keys: keys, members: members, newerThan: state.versions[record.identifier])
-                let identifier = record.identifier
-                if let mine = pending?[identifier],
+                let item: SyncedItem
+                do {
+                    item = try record.open(keys: keys, members: members, newerThan: state.versions[record.identifier])
+                } catch {
+                    refusedRecord = error
+                    break
+                }
+                if let mine = pending?[record.identifier],
                     !Self.wins(
                         item.modified, writer: record.writer, over: mine.modified,
                         ownWriter: membership.device.identifier)
                 {
-                    round.kept += 1
+                    steps.append(.kept(change, item))
                 } else {
-                    do {
-                        try local.apply(item)
-                        pending?[identifier] = nil
-                        state.agreed[identifier] = try fingerprint(of: item)
+                    steps.append(.apply(change, item, toApply.count))
+                    toApply.append(item)
+                }
+            }
+            let applied = toApply.isEmpty ? SyncApplied(outcomes: []) : try local.apply(toApply)
+            for step in steps {
+                switch step {
+                case .own(let change):
+                    state.lastChange = change.change
+                case .kept(let change, let item):
+                    round.kept += 1
+                    try passed(change, item, records: records)
+                case .apply(let change, let item, let index):
+                    // A change that could not be applied now is read again by the next round.
+                    guard index < applied.outcomes.count else {
+                        throw applied.stopped
+                            ?? KeychainError(.internal, "the keychain applied fewer changes than given")
+                    }
+                    if applied.outcomes[index] == nil {
+                        pending?[change.record.identifier] = nil
+                        state.agreed[change.record.identifier] = try fingerprint(of: item)
                         round.applied += 1
-                    } catch  where Self.refusesForGood(error) {
+                    } else {
                         // A newer build's item, or one this keychain cannot hold: waiting would not change that,
                         // and would hold back every change after it.
                         round.refused += 1
                     }
-                }
-                state.versions[identifier] = record.version
-                state.lastChange = change.change
-                if isExpired(item) {
-                    try records.expire(record.identifier, version: record.version)
-                    state.versions[identifier] = nil
-                    state.agreed[identifier] = nil
+                    try passed(change, item, records: records)
                 }
             }
+            if let refusedRecord { throw refusedRecord }
+        }
+    }
+
+    /// What a round does with each change it read.
+    private enum Step {
+        /// This device's own write, read back.
+        case own(SyncRecordStore.Change)
+        /// Another device's change that lost to a newer local one.
+        case kept(SyncRecordStore.Change, SyncedItem)
+        /// Another device's change, the item at this index of those given to the keychain.
+        case apply(SyncRecordStore.Change, SyncedItem, Int)
+    }
+
+    /// Moves the state past `change` (its item applied, kept or refused), and removes from the server the tombstone
+    /// it carries once expired.
+    private mutating func passed(_ change: SyncRecordStore.Change, _ item: SyncedItem, records: SyncRecordStore)
+        throws(KeychainError)
+    {
+        let identifier = change.record.identifier
+        state.versions[identifier] = change.record.version
+        state.lastChange = change.change
+        if isExpired(item) {
+            try records.expire(identifier, version: change.record.version)
+            state.versions[identifier] = nil
+            state.agreed[identifier] = nil
         }
     }
 
@@ -219,7 +265,7 @@ public struct SyncEngine {
 
     /// True for an error applying a change that no later round would avoid: the item itself is refused, not the
     /// moment (a locked keychain, a full disk, a lost server are retried).
-    private static func refusesForGood(_ error: KeychainError) -> Bool {
+    public static func refusesForGood(_ error: KeychainError) -> Bool {
         [.param, .noSuchAttribute, .dataTooLarge, .decode].contains(error.code)
     }
 
