@@ -79,7 +79,6 @@ extension KeychainEngine {
         return try connection.transaction {
             guard try openClassKey(for: item.protection) != nil else { return .needsUnlock }
             let digest = digests.primaryKeyDigest(of: item.itemClass, attributes)
-            let columns = ItemRow.columns + ", class, tombstone"
             var replaced: [Int64] = []
             var stays = false
             var closed = false

@@ -1,4 +1,4 @@
-public import ClavisCore
+internal import ClavisCore
 internal import ClavisCrypto
 
 /// The trust circle of one account: the devices whose signatures its members accept, the generation of the sync keys

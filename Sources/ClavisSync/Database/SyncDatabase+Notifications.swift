@@ -75,6 +75,11 @@ extension SyncDatabase {
         guard clavis_pg_next_notification(connection, &channel, channel.count, &payload, payload.count) != 0 else {
             return nil
         }
-        return SyncNotification(channel: String(cString: channel), payload: String(cString: payload))
+        return SyncNotification(channel: Self.text(channel), payload: Self.text(payload))
+    }
+
+    /// The text of a NUL-terminated C string held in `characters`.
+    fileprivate static func text(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,5 +1,5 @@
 internal import CPostgres
-public import ClavisCore
+internal import ClavisCore
 
 /// One value of a result row, read from PostgreSQL's binary format by its column's type.
 public enum SyncValue: Sendable, Equatable {
