@@ -134,6 +134,7 @@ let package = Package(
             name: "ClavisTPMTests",
             dependencies: [
                 "ClavisTPM", "ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisSQLite", "Security",
+                "ClavisTestSupport",
             ]),
         .testTarget(name: "ClavisAuthenticationTests", dependencies: ["ClavisAuthentication", "ClavisCore"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import ClavisClient
 import ClavisCore
 import ClavisSQLite
+import ClavisTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import ClavisClient
 import ClavisCore
 import ClavisIPC
+import ClavisTestSupport
 import Foundation
 import Testing
 

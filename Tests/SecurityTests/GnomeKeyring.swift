@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 
 /// gnome-keyring on a bus of its own, unlocked with a passphrase, its data in the bus's folder.

@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 
 /// A D-Bus of the test's own (a real `dbus-daemon`, every name and call allowed), in `folder`: a system bus for the

@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 
 /// A clavisd in user mode serving the Secret Service on a session bus of the test's own (`PrivateBus`), and the

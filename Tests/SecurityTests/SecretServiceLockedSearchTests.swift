@@ -1,5 +1,6 @@
 import ClavisClient
 import ClavisCore
+import ClavisTestSupport
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import ClavisClient
 import ClavisCore
 import ClavisCrypto
 import ClavisStore
+import ClavisTestSupport
 import Foundation
 import LocalAuthentication
 import Security

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// The built `clavis` binary, run as a user would run it, for the test suites beyond `ClavisCommandTests`.
-enum ClavisBinary {
+public enum ClavisBinary {
     /// `clavis`, built next to this test bundle by `swift build`.
-    static let path: String = {
+    public static let path: String = {
         let bundle =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("clavis").path
@@ -12,7 +12,7 @@ enum ClavisBinary {
 
     /// The environment of a run on `home`: no entitlements file (group `clavis`), no askpass program, no scripted
     /// sensor and no daemon unless `environment` names them.
-    static func environment(home: String, _ environment: [String: String] = [:]) -> [String: String] {
+    public static func environment(home: String, _ environment: [String: String] = [:]) -> [String: String] {
         var merged = environment
         merged["CLAVIS_HOME"] = home
         for name in ["CLAVIS_ENTITLEMENTS", "CLAVIS_ASKPASS", "CLAVIS_BIOMETRY_SCRIPT", "CLAVIS_SOCKET"]
@@ -23,7 +23,7 @@ enum ClavisBinary {
     }
 
     /// Runs `clavis` on the keychain in `home` to completion.
-    static func run(
+    public static func run(
         _ arguments: [String], home: String, input: String? = nil, environment: [String: String] = [:]
     ) throws -> ProcessOutput {
         try runProcess(path, arguments, environment: self.environment(home: home, environment), input: input)
@@ -31,7 +31,7 @@ enum ClavisBinary {
 
     /// Starts `count` runs of `clavis` at once and returns their outputs once all have exited; `onExit` is called
     /// as each one ends.
-    static func runTogether(
+    public static func runTogether(
         _ count: Int, _ arguments: [String], home: String, environment: [String: String] = [:],
         onExit: (@Sendable () -> Void)? = nil
     ) throws -> [ProcessOutput] {
@@ -64,7 +64,7 @@ enum ClavisBinary {
     }
 
     /// Writes an executable askpass program `askpass` in `folder` with `script` as its text, and returns its path.
-    static func writeAskpass(in folder: String, _ script: String) throws -> String {
+    public static func writeAskpass(in folder: String, _ script: String) throws -> String {
         let askpass = folder + "/askpass"
         try script.write(toFile: askpass, atomically: true, encoding: .utf8)
         chmod(askpass, 0o755)

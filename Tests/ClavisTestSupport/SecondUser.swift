@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// A second Unix account for tests about ownership (the tests run as root), removed again by `remove()`.
-struct SecondUser {
-    let name: String
-    let uid: uid_t
-    let gid: gid_t
+public struct SecondUser {
+    public let name: String
+    public let uid: uid_t
+    public let gid: gid_t
 
     /// Creates a system account without a home folder.
-    init() throws {
+    public init() throws {
         name = "clavis-t\(UInt32.random(in: 0...UInt32.max) % 1_000_000)"
         let added = try runProcess(
             "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/bin/false", name])
@@ -19,19 +19,19 @@ struct SecondUser {
     }
 
     /// Deletes the account.
-    func remove() {
+    public func remove() {
         _ = try? runProcess("/usr/sbin/userdel", [name])
     }
 
     /// Writes `contents` to a new file at `path` owned by this user with `mode`.
-    func ownedFile(_ path: String, contents: String, mode: mode_t) throws {
+    public func ownedFile(_ path: String, contents: String, mode: mode_t) throws {
         try contents.write(toFile: path, atomically: false, encoding: .utf8)
         try #require(chown(path, uid, gid) == 0 && chmod(path, mode) == 0)
     }
 }
 
 /// The contents and mode of a file, to show that it did not change.
-func fileState(_ path: String) -> (contents: String, mode: mode_t, owner: uid_t) {
+public func fileState(_ path: String) -> (contents: String, mode: mode_t, owner: uid_t) {
     var status = stat()
     _ = lstat(path, &status)
     let contents = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

@@ -4,17 +4,17 @@ import Testing
 /// A real clavisd for a test: its own socket, state and registry in a temporary folder, started as a dedicated
 /// system user (system mode; with `CAP_SYS_PTRACE`, as its unit grants, to identify hardened clients) or as this
 /// user (user mode), stopped and its folder removed by `stop()`.
-final class TestDaemon {
+public final class TestDaemon {
     /// The user system-mode daemons run as.
-    static let user = "clavis"
+    public static let user = "clavis"
 
-    let folder: String
-    let socket: String
-    let state: String
-    let registry: String
+    public let folder: String
+    public let socket: String
+    public let state: String
+    public let registry: String
     private let process = Process()
     /// The daemon's process id.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
     private let log = Pipe()
     /// What the daemon said (standard error) so far, and how far `waitForLog` has looked into it.
     private var said = ""
@@ -27,7 +27,7 @@ final class TestDaemon {
     ///
     /// A user-mode daemon runs as `owner` when one is given (a normal user, without capabilities, as the user unit
     /// starts it), its folders and registry then that user's.
-    init(
+    public init(
         mode: String, apps: [String: [String: Any]] = [:], reusing existing: String? = nil, options: [String] = [],
         environment: [String: String] = [:], owner: SecondUser? = nil
     ) throws {
@@ -80,7 +80,7 @@ final class TestDaemon {
 
     /// Waits for the daemon to say `text` (on standard error) after what earlier waits found, and returns what it said
     /// from there on; the text is missing from it when the daemon ended, or said nothing more for `seconds`.
-    func waitForLog(_ text: String, seconds: Int32 = 30) -> String {
+    public func waitForLog(_ text: String, seconds: Int32 = 30) -> String {
         let descriptor = log.fileHandleForReading.fileDescriptor
         while true {
             let start = seen ?? said.startIndex
@@ -98,13 +98,13 @@ final class TestDaemon {
     }
 
     /// Stops the daemon and removes its folder.
-    func stop() {
+    public func stop() {
         terminate()
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Stops the daemon (SIGTERM) and waits for it, keeping its folder.
-    func terminate() {
+    public func terminate() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -112,18 +112,18 @@ final class TestDaemon {
     }
 
     /// True once the daemon has exited by itself with status 0 (not ended by a signal).
-    var exitedCleanly: Bool {
+    public var exitedCleanly: Bool {
         !process.isRunning && process.terminationReason == .exit && process.terminationStatus == 0
     }
 
     /// Kills the daemon at once (SIGKILL) and waits for it.
-    func kill() {
+    public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// Runs `clavis` (or the copy at `executable`) as a client of this daemon.
-    func client(
+    public func client(
         _ arguments: [String], executable: String = ClavisBinary.path, environment: [String: String] = [:],
         input: String? = nil
     ) throws -> ProcessOutput {
@@ -133,7 +133,7 @@ final class TestDaemon {
     }
 
     /// A copy of `clavis` at `folder/name/clavis`: another executable, so another identity.
-    func copyOfClavis(named name: String) throws -> String {
+    public func copyOfClavis(named name: String) throws -> String {
         let directory = folder + "/" + name
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/clavis"
@@ -141,13 +141,18 @@ final class TestDaemon {
         return path
     }
 
-    struct DaemonFailure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+    public struct DaemonFailure: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+
+        /// A failure that says `message`.
+        public init(message: String) {
+            self.message = message
+        }
     }
 
     /// Makes `path` (a scripted sensor's file, which the sensor rewrites) the system-mode daemon's user's.
-    static func giveToDaemonUser(_ path: String) throws {
+    public static func giveToDaemonUser(_ path: String) throws {
         try ensureUser()
         try run("/bin/chown", [user, path])
     }
@@ -164,7 +169,7 @@ final class TestDaemon {
     }
 
     @discardableResult
-    static func run(_ path: String, _ arguments: [String]) throws -> ProcessOutput {
+    public static func run(_ path: String, _ arguments: [String]) throws -> ProcessOutput {
         let output = try runProcess(path, arguments)
         guard output.status == 0 else {
             throw DaemonFailure(message: "\(path) \(arguments) failed: \(output.standardError)")

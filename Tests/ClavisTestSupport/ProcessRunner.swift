@@ -3,14 +3,21 @@ import Synchronization
 import Testing
 
 /// Runs a program to completion and captures what it wrote.
-struct ProcessOutput {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
+public struct ProcessOutput: Sendable {
+    public var status: Int32
+    public var standardOutput: String
+    public var standardError: String
+
+    /// A run that ended with `status` having written `standardOutput` and `standardError`.
+    public init(status: Int32, standardOutput: String, standardError: String) {
+        self.status = status
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+    }
 }
 
 /// Runs `path` with `arguments`, the test process's environment plus `environment`, and `input` on stdin.
-func runProcess(
+public func runProcess(
     _ path: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
     currentDirectory: String? = nil
 ) throws -> ProcessOutput {
@@ -49,7 +56,7 @@ func runProcess(
 }
 
 /// Writes an entitlements property list and returns its path.
-func writeEntitlements(in folder: String, name: String, applicationIdentifier: String, groups: [String]) throws
+public func writeEntitlements(in folder: String, name: String, applicationIdentifier: String, groups: [String]) throws
     -> String
 {
     let path = folder + "/\(name).entitlements"
@@ -63,7 +70,7 @@ func writeEntitlements(in folder: String, name: String, applicationIdentifier: S
 /// A fresh temporary folder.
 ///
 /// The folder is removed when the test process exits (`TemporaryFolders`), whatever the test did with it.
-func makeTemporaryFolder(_ prefix: String) throws -> String {
+public func makeTemporaryFolder(_ prefix: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     TemporaryFolders.removeAtExit(path)
@@ -71,11 +78,11 @@ func makeTemporaryFolder(_ prefix: String) throws -> String {
 }
 
 /// The temporary folders the tests made, removed when the process exits, so that runs leave nothing in /tmp.
-enum TemporaryFolders {
+public enum TemporaryFolders {
     private static let made = Mutex<[String]>([])
 
     /// Removes `path` and what it holds when the process exits.
-    static func removeAtExit(_ path: String) {
+    public static func removeAtExit(_ path: String) {
         made.withLock { folders in
             if folders.isEmpty { atexit { TemporaryFolders.removeAll() } }
             folders.append(path)
@@ -88,12 +95,13 @@ enum TemporaryFolders {
 }
 
 /// The repository's root folder (this file is Tests/SecurityTests/ProcessRunner.swift).
-let repositoryRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+public let repositoryRoot: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().path
 
 /// Reads `pipe` until what arrived contains `text` (the line a program prints once it is ready), and returns all it
 /// read; the text is missing from it when the pipe ended first.
-func readUntil(_ text: String, on pipe: Pipe) -> String {
+public func readUntil(_ text: String, on pipe: Pipe) -> String {
     var said = Data()
     while !String(decoding: said, as: UTF8.self).contains(text) {
         let chunk = pipe.fileHandleForReading.availableData
