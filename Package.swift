@@ -144,6 +144,14 @@ let package = Package(
                 "ClavisSQLite", "ClavisIPC", "ClavisServer", "clavis-fuzz", "ClavisTestSupport", "ClavisSync",
             ],
             exclude: ["SeedsPackage"]),
+        // clavisd as its clients meet it: the daemon, its Secret Service, PAM, app identity, through real sockets and
+        // buses (SecurityTests keeps Apple's API, run a second time through clavisd by Tests/through-daemon.sh).
+        .testTarget(
+            name: "ClavisDaemonTests",
+            dependencies: [
+                "Security", "LocalAuthentication", "ClavisClient", "ClavisCore", "ClavisIPC", "ClavisServer",
+                "ClavisTestSupport",
+            ]),
     ]
     // The benchmark also measures through Apple's API, which exists only here.
     for target in package.targets where target.name == "clavis-bench" {

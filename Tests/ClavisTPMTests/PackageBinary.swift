@@ -5,7 +5,7 @@ import Foundation
 enum PackageBinary {
     /// The executable `name` of this package.
     static func url(_ name: String) -> URL {
-        URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent().appendingPathComponent(name)
+        URL(fileURLWithPath: ClavisBinary.sibling(name))
     }
 
     /// Runs `clavis` with `arguments`, embedded on the keychain in `home`, with `environment` in place of the test's

@@ -10,6 +10,11 @@ public enum ClavisBinary {
         return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("clavis").path
     }()
 
+    /// The package's executable `name` (`clavisd`, `clavis-fuzz`, …), built beside `clavis`.
+    public static func sibling(_ name: String) -> String {
+        URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// The environment of a run on `home`: no entitlements file (group `clavis`), no askpass program, no scripted
     /// sensor and no daemon unless `environment` names them.
     public static func environment(home: String, _ environment: [String: String] = [:]) -> [String: String] {

@@ -42,8 +42,7 @@ public final class TestDaemon {
         for (name, app) in apps {
             try JSONSerialization.data(withJSONObject: app).write(to: URL(fileURLWithPath: registry + "/" + name))
         }
-        let daemon = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent()
-            .appendingPathComponent("clavisd").path
+        let daemon = ClavisBinary.sibling("clavisd")
         let arguments = ["--\(mode)", "--socket", socket, "--state", state, "--registry", registry] + options
         if mode == "system" {
             try Self.ensureUser()

@@ -1,4 +1,5 @@
 import ClavisClient
+import ClavisTestSupport
 import Foundation
 import Security
 import Testing

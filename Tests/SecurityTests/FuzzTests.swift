@@ -8,8 +8,7 @@ import Testing
 /// Any dictionary gets a status back and never stops the process.
 @Suite(.preparedKeychain) struct FuzzTests {
     /// `clavis-fuzz`, built next to this test bundle by `swift build`.
-    static let executable = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent()
-        .appendingPathComponent("clavis-fuzz").path
+    static let executable = ClavisBinary.sibling("clavis-fuzz")
 
     /// Keys whose hashing traps in Foundation (an `NSDate` holding NaN) used to crash all four calls while the
     /// dictionary was read; they are now `errSecParam`, like any key that is not a string.

@@ -1,4 +1,5 @@
 import ClavisClient
+import ClavisTestSupport
 import Foundation
 
 /// Runs `body` with every keychain call of this task (and `LAContext`s made in it) on the keychain in `path`: the

@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import LocalAuthentication
 import Testing
 

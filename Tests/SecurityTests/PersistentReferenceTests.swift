@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 import Security
 import Testing

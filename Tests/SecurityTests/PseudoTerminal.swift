@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 
 /// Runs a command on a pseudo-terminal (util-linux `script`), as a user at a terminal would, answering prompts.

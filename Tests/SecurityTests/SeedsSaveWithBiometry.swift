@@ -1,5 +1,6 @@
 // swift-format-ignore-file
 // Copied unchanged from shared/seeds/000_2d204f4181ffd985.txt, lines 107-129, with its import line.
+import ClavisTestSupport
 import LocalAuthentication
 
 func saveWithBiometry(data: Data, key: String) throws {

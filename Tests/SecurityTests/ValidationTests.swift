@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 import Security
 import Testing
@@ -168,7 +169,9 @@ import Testing
             let status = SecItemCopyMatching(query.merging([name: true]) { _, new in new } as CFDictionary, nil)
             #expect(status == (name.hasPrefix("v_") ? errSecNoSuchAttr : errSecUnimplemented), "\(name)")
         }
-        #expect(SecItemCopyMatching(query.merging([kSecMatchCaseInsensitive as String: true]) { _, new in new }
-            as CFDictionary, nil) == errSecSuccess)
+        #expect(
+            SecItemCopyMatching(
+                query.merging([kSecMatchCaseInsensitive as String: true]) { _, new in new }
+                    as CFDictionary, nil) == errSecSuccess)
     }
 }

@@ -1,4 +1,5 @@
 import ClavisCrypto
+import ClavisTestSupport
 import Foundation
 import Testing
 

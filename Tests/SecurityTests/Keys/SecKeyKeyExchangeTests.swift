@@ -1,5 +1,6 @@
 import ClavisCore
 import ClavisCrypto
+import ClavisTestSupport
 import Foundation
 import Security
 import Testing

@@ -1,6 +1,7 @@
 import ClavisClient
 import ClavisCore
 import ClavisCrypto
+import ClavisTestSupport
 import Foundation
 import Security
 import Testing

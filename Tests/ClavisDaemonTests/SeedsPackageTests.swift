@@ -136,8 +136,8 @@ import Testing
 
     /// Writes the package under `.build/seeds-package`, builds it, and returns its executable's path.
     static func buildSeedsPackage() throws -> String {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("SeedsPackage/Sources/Seeds").path
+        // The seeds' code, which SecurityTests also compiles in (its SeedsPackage folder).
+        let fixture = repositoryRoot + "/Tests/SecurityTests/SeedsPackage/Sources/Seeds"
         let base = repositoryRoot + "/.build/seeds-package"
         let package = base + "/package"
         let sources = package + "/Sources/Seeds"

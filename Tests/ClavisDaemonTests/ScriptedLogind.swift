@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 
 /// logind on a system bus of the test's own (`PrivateBus`), played by a Python script speaking its real

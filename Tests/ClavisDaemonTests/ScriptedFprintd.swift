@@ -1,3 +1,4 @@
+import ClavisTestSupport
 import Foundation
 
 /// A system D-Bus of its own (`PrivateBus`) with an fprintd played from a JSON file on it, for clavisd's

@@ -1,5 +1,6 @@
 import ClavisCore
 import ClavisIPC
+import ClavisTestSupport
 import Foundation
 import Testing
 

@@ -94,7 +94,8 @@ import Testing
             let byReference: [String: Any] = [
                 kSecValuePersistentRef as String: reference, kSecReturnData as String: true,
             ]
-            #expect(copyMatching(byReference).status == errSecItemNotFound)
+            var found: CFTypeRef?
+            #expect(SecItemCopyMatching(byReference as CFDictionary, &found) == errSecItemNotFound)
             let plain = [kSecValuePersistentRef as String: reference] as CFDictionary
             #expect(
                 SecItemUpdate(plain, [kSecValueData as String: Data("x".utf8)] as CFDictionary) == errSecItemNotFound)
@@ -320,12 +321,17 @@ import Testing
         daemons.append(daemon)
         let service = TestKeychain.uniqueService()
         try ClavisConfiguration.withConfiguration(ClavisConfiguration.current.with(daemonSocket: daemon.socket)) {
-            #expect(addGenericPassword(service: service, account: "me", data: Data("through the daemon".utf8)) == 0)
-            let (status, result) = copyMatching([
+            let added: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                kSecAttrAccount as String: "me", kSecValueData as String: Data("through the daemon".utf8),
+            ]
+            #expect(SecItemAdd(added as CFDictionary, nil) == errSecSuccess)
+            var result: CFTypeRef?
+            let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
                 kSecReturnData as String: true,
-            ])
-            #expect(status == errSecSuccess)
+            ]
+            #expect(SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess)
             #expect(result as? Data == Data("through the daemon".utf8))
             let location = try KeychainClient().status().location
             #expect(location == .daemon(socket: daemon.socket))

@@ -60,11 +60,11 @@ import Testing
     @Test func aProgramOnApplesAPIServesTheUser() throws {
         // clavis-fuzz calls SecItemAdd, SecItemCopyMatching, SecItemUpdate and SecItemDelete; with CLAVIS_SOCKET
         // set, through the daemon. The access log shows its calls answered for it, most of them successfully.
-        let fuzz = try asUser(FuzzTests.executable, ["--rounds", "200", "--seed", "3"])
+        let fuzz = try asUser(ClavisBinary.sibling("clavis-fuzz"), ["--rounds", "200", "--seed", "3"])
         #expect(fuzz.status == 0, "\(fuzz.standardError)")
         let log = try String(contentsOfFile: daemon.state + "/access.log", encoding: .utf8)
         let answered = log.split(separator: "\n").filter {
-            $0.contains("\"executable\":\"\(FuzzTests.executable)\"") && $0.contains("\"status\":0,")
+            $0.contains("\"executable\":\"\(ClavisBinary.sibling("clavis-fuzz"))\"") && $0.contains("\"status\":0,")
         }
         #expect(answered.count >= 10, "\(log.suffix(2000))")
     }

@@ -1,6 +1,4 @@
-import ClavisTestSupport
 import Foundation
-import Security
 import Synchronization
 import Testing
 
@@ -8,20 +6,20 @@ import Testing
 ///
 /// Set once per test run, before the first keychain call; every test calls `prepare()` first and uses its own
 /// service names, so tests running in parallel never see each other's items.
-enum TestKeychain {
+public enum TestKeychain {
     /// The application identifier in the test entitlements (and the default access group's fallback).
-    static let applicationIdentifier = "TEAM123456.com.example.securitytests"
+    public static let applicationIdentifier = "TEAM123456.com.example.securitytests"
     /// The first listed group: where items go when a query names none.
-    static let defaultGroup = "TEAM123456.com.example.securitytests"
+    public static let defaultGroup = "TEAM123456.com.example.securitytests"
     /// The shared group of the seeds' `saveSharedToken`.
-    static let sharedGroup = "group.com.example.shared"
+    public static let sharedGroup = "group.com.example.shared"
     /// A group this process does not hold.
-    static let foreignGroup = "group.com.example.other"
+    public static let foreignGroup = "group.com.example.other"
     /// The app group in the test entitlements (`com.apple.security.application-groups`): a group after the others.
-    static let appGroup = "group.com.example.appgroup"
+    public static let appGroup = "group.com.example.appgroup"
 
     /// The temporary home folder.
-    static let home: String = {
+    public static let home: String = {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("clavis-security-tests-\(getpid())-\(UUID().uuidString.prefix(8))").path
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -50,7 +48,7 @@ enum TestKeychain {
     /// user-mode clavisd that registers this test executable with the test entitlements, so that the suites written
     /// against Apple's API run against the daemon as well as the embedded keychain. The daemon's own sensor is the
     /// scripted one the access-control tests write (a client's own never counts in daemon mode).
-    nonisolated(unsafe) private(set) static var daemon: TestDaemon?
+    nonisolated(unsafe) public private(set) static var daemon: TestDaemon?
 
     /// The daemons serving the other keychain folders tests choose (`withKeychainHome`), by folder.
     private static let daemonsByHome = Mutex<[String: TestDaemon]>([:])
@@ -69,7 +67,7 @@ enum TestKeychain {
 
     /// Through the daemon, the socket of a daemon serving the keychain in `path` (started on first use), whose sensor
     /// reads `biometryScript` (by default the access-control tests' script); `nil` when the tests run embedded.
-    static func daemonSocket(home path: String, biometryScript: String? = nil) -> String? {
+    public static func daemonSocket(home path: String, biometryScript: String? = nil) -> String? {
         guard daemon != nil else { return nil }
         return daemonsByHome.withLock { daemons in
             if let known = daemons[path] { return known.socket }
@@ -94,53 +92,27 @@ enum TestKeychain {
     }
 
     /// Makes sure the environment is set before a test's first keychain call.
-    static func prepare() { _ = home }
+    public static func prepare() { _ = home }
 
     /// The keychain home every in-process test uses.
-    static var keychainHome: String { home + "/home" }
+    public static var keychainHome: String { home + "/home" }
 
     /// A service name no other test uses.
-    static func uniqueService(_ function: String = #function) -> String {
+    public static func uniqueService(_ function: String = #function) -> String {
         prepare()
         return "svc.\(function.prefix(40)).\(UUID().uuidString)"
     }
 }
 
-/// `SecItemCopyMatching` returning its status and result together.
-func copyMatching(_ query: [String: Any]) -> (status: OSStatus, result: AnyObject?) {
-    var result: AnyObject?
-    let status = SecItemCopyMatching(query as CFDictionary, &result)
-    return (status, result)
-}
-
-/// `SecItemAdd` returning its status and result together.
-func addItem(_ attributes: [String: Any]) -> (status: OSStatus, result: AnyObject?) {
-    var result: AnyObject?
-    let status = SecItemAdd(attributes as CFDictionary, &result)
-    return (status, result)
-}
-
-/// Adds a generic password and returns the status.
-@discardableResult
-func addGenericPassword(
-    service: String, account: String, data: Data = Data("secret".utf8), extra: [String: Any] = [:]
-) -> OSStatus {
-    var query: [String: Any] = [
-        kSecClass as String: kSecClassGenericPassword,
-        kSecAttrService as String: service,
-        kSecAttrAccount as String: account,
-        kSecValueData as String: data,
-    ]
-    query.merge(extra) { _, new in new }
-    return SecItemAdd(query as CFDictionary, nil)
-}
-
 /// Sets the test process's environment (`TestKeychain.prepare()`) before each test of a suite runs: a client reads
 /// its configuration once, on first use, so nothing may reach the keychain (or make an `LAContext`) before.
-struct PreparedKeychain: SuiteTrait, TestTrait, TestScoping {
-    var isRecursive: Bool { true }
+public struct PreparedKeychain: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
 
-    func provideScope(
+    /// The trait (`.preparedKeychain`).
+    public init() {}
+
+    public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         TestKeychain.prepare()
@@ -150,5 +122,5 @@ struct PreparedKeychain: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == PreparedKeychain {
     /// The test process's keychain environment, set before the suite's tests run.
-    static var preparedKeychain: PreparedKeychain { PreparedKeychain() }
+    public static var preparedKeychain: PreparedKeychain { PreparedKeychain() }
 }
