@@ -144,6 +144,12 @@ let package = Package(
                 "ClavisSQLite", "ClavisIPC", "ClavisServer", "clavis-fuzz", "ClavisTestSupport", "ClavisSync",
             ],
             exclude: ["SeedsPackage"]),
+        // The clavis command line and git-credential-clavis, run as a user runs them.
+        .testTarget(
+            name: "ClavisCommandLineTests",
+            dependencies: ["Security", "ClavisClient", "ClavisCore", "ClavisIPC", "ClavisTestSupport"]),
+        // ClavisClient: how the client picks and checks the service it talks to.
+        .testTarget(name: "ClavisClientTests", dependencies: ["ClavisClient", "ClavisCore", "ClavisTestSupport"]),
         // clavisd as its clients meet it: the daemon, its Secret Service, PAM, app identity, through real sockets and
         // buses (SecurityTests keeps Apple's API, run a second time through clavisd by Tests/through-daemon.sh).
         .testTarget(
@@ -154,6 +160,10 @@ let package = Package(
             ]),
     ]
     // The benchmark also measures through Apple's API, which exists only here.
+    // Apple's calls the test targets share (`copyMatching`, `addGenericPassword`, `withKeychainHome`).
+    for target in package.targets where target.name == "ClavisTestSupport" {
+        target.dependencies += ["Security", "ClavisClient"]
+    }
     for target in package.targets where target.name == "clavis-bench" {
         target.dependencies += ["Security", "ClavisClient", "ClavisIdentity", "ClavisSync"]
     }
