@@ -1,4 +1,5 @@
 package import ClavisCore
+package import FoundationEssentials
 
 // What sync reads of the keychain and writes into it (see `KeychainEngine.synchronizedItems`).
 extension Keychain {
@@ -15,6 +16,11 @@ extension Keychain {
     /// - Throws: `param` for an item that does not sync.
     package func storeSynchronized(_ item: Item, secret: SecureBytes?) throws(KeychainError) -> ServiceAnswer<Void> {
         try perform(writing: true) { try $0.storeSynchronized(item, secret: secret) }
+    }
+
+    /// Removes the tombstones of synchronizable items deleted before `cutoff` (in open classes); how many went.
+    package func removeSynchronizedTombstones(deletedBefore cutoff: Date) throws(KeychainError) -> Int {
+        try perform(writing: true) { try $0.removeSynchronizedTombstones(deletedBefore: cutoff) }
     }
 
     /// Puts many items other devices made in place, as `storeSynchronized` does each, in one transaction: the outcome

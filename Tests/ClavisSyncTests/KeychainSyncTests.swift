@@ -114,6 +114,23 @@ import Testing
         #expect(try b.secret("locked-away") == "two" && b.secret("third") == "three")
     }
 
+    @Test func aKeychainLetsGoOfDeletesOlderThanSyncKeepsThem() throws {
+        let server = try PostgresServer()
+        let device = try devices(1, server: server)[0]
+        try device.add("deleted", secret: "gone", protection: .afterFirstUnlock)
+        try device.add("kept", secret: "here", protection: .afterFirstUnlock)
+        _ = try device.keychain.delete(
+            ItemQuery(itemClass: .genericPassword, attributes: [.account: .string("deleted")], synchronizable: .any)
+        ).resultOrThrow()
+        let tombstones = { try device.keychain.synchronizedItems().filter { $0.secret == nil }.count }
+        #expect(try tombstones() == 1)
+        // A delete younger than the cutoff stays; one older goes, and nothing else with it.
+        #expect(try device.keychain.removeSynchronizedTombstones(deletedBefore: Date(timeIntervalSinceNow: -3600)) == 0)
+        #expect(try device.keychain.removeSynchronizedTombstones(deletedBefore: Date(timeIntervalSinceNow: 60)) == 1)
+        #expect(try tombstones() == 0)
+        #expect(try device.secret("kept") == "here")
+    }
+
     @Test func itemsAddedUpdatedAndDeletedReachEveryKeychainAndLocalOnesStay() throws {
         let server = try PostgresServer()
         let devices = try devices(3, server: server)

@@ -32,6 +32,8 @@ package final class KeychainSynchronizer: Sendable {
     struct Progress {
         var lastRound: SyncStatus.Round?
         var lastError: String?
+        /// When the keychain's expired tombstones were last removed.
+        var lastPurge: Date?
     }
 
     /// The sync of `keychain`, its rounds run by a thread of their own once `start`ed when `runsInBackground`,
@@ -138,9 +140,17 @@ package final class KeychainSynchronizer: Sendable {
         var record = record
         do {
             let round = try synchronize(&record, on: database)
+            let now = Date()
             progress.lastRound = SyncStatus.Round(
-                ended: Date(), applied: round.applied, sent: round.sent, kept: round.kept, refused: round.refused)
+                ended: now, applied: round.applied, sent: round.sent, kept: round.kept, refused: round.refused)
             progress.lastError = nil
+            // Once a day, the keychain lets go of the deletes no device needs any more (a failure waits a day too:
+            // the rows are small, and the next day tries again).
+            if progress.lastPurge.map({ now.timeIntervalSince($0) > 24 * 3600 }) ?? true {
+                progress.lastPurge = now
+                let lifetime = Double(SyncEngine.tombstoneLifetime) / 1000
+                _ = try? keychain.removeSynchronizedTombstones(deletedBefore: now.addingTimeInterval(-lifetime))
+            }
         } catch {
             progress.lastError = error.reason
             throw error

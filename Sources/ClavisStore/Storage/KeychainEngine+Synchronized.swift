@@ -122,6 +122,27 @@ extension KeychainEngine {
             """
     }()
 
+    /// Removes the tombstones of items that sync (`synchronizedItems` lists them) deleted before `cutoff`, in open
+    /// classes: once every device has let go of a delete (`SyncEngine.tombstoneLifetime`), its row has no use. How
+    /// many went.
+    func removeSynchronizedTombstones(deletedBefore cutoff: Date) throws -> Int {
+        try connection.transaction {
+            var expired: [Int64] = []
+            let columns = ItemRow.columns + ", class, tombstone"
+            try connection.forEachRow("SELECT \(columns) FROM items WHERE sync = 1 AND \(Schema.tombstoneRow)", []) {
+                row in
+                guard let itemClass = row.text(9).flatMap(ItemClass.init(rawValue:)),
+                    let candidate = try? ItemRow(row: row, itemClass: itemClass),
+                    let item = try? syncedItem(candidate, row: row, openingSecret: false)
+                else { return true }
+                if Self.modified(item) < cutoff { expired.append(candidate.id) }
+                return true
+            }
+            for rowID in expired { try deleteRowUnread(rowID) }
+            return expired.count
+        }
+    }
+
     /// `storeSynchronized` for each of `items` in order, in one transaction (one flush for them all), each a part of
     /// it undone alone when it fails. Returns the outcome of each item stored (`nil`) or refused for good (an error
     /// `refusingForGood` accepts), and why it stopped before the others, if it did: the first item that cannot be
