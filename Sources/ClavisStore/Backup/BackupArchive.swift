@@ -4,12 +4,13 @@ internal import FoundationEssentials
 
 /// The backup file: items that may leave this device, sealed under a key derived from a backup passphrase.
 ///
-/// Layout: the magic line `CLAVIS-BACKUP 1\n`, a 4-byte big-endian length and a JSON header (the passphrase KDF),
-/// then AES-256-GCM (nonce ‖ ciphertext ‖ tag) of the payload, authenticated with the magic and the header. The
-/// payload is, per item: its class code (4 bytes), its attributes in `AttributeCodec` form and its secret, each
+/// Layout (`PassphraseSealedBlob`): the magic line `CLAVIS-BACKUP 1\n`, a 4-byte big-endian length and a JSON
+/// header (the passphrase KDF), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) of the payload, authenticated with the
+/// magic and the header. The payload is, per item: its class code (4 bytes), its attributes in `AttributeCodec` form and its secret, each
 /// with a 4-byte length. Nothing but the KDF's parameters is readable without the passphrase.
 enum BackupArchive {
-    static let magic = Array("CLAVIS-BACKUP 1\n".utf8)
+    /// The sealed file's format.
+    static let format = PassphraseSealedBlob(magic: Array("CLAVIS-BACKUP 1\n".utf8), lengthBytes: 4)
 
     /// One item as it travels: class, attributes and secret.
     struct Entry {
@@ -23,8 +24,7 @@ enum BackupArchive {
     }
 
     static func seal(_ entries: [Entry], passphrase: SecureBytes, kdf: PasscodeKDF) throws -> [UInt8] {
-        let header = Array(try JSONEncoder().encode(Header(kdf: kdf)))
-        let prefix = magic + bigEndian(UInt32(header.count)) + header
+        let prefix = try format.prefix(header: Array(try JSONEncoder().encode(Header(kdf: kdf))))
         let encoded = entries.map { ($0, AttributeCodec.encode($0.attributes)) }
         let size = encoded.reduce(0) { $0 + 4 + 4 + $1.1.count + 4 + $1.0.secret.count }
         let payload = SecureBytes(count: size) { buffer in
@@ -41,26 +41,22 @@ enum BackupArchive {
                 entry.secret.withUnsafeBytes(put)
             }
         }
-        let key = try deriveKey(passphrase, kdf)
-        return prefix + (try AESGCM.seal(payload, key: key, authenticating: prefix))
+        return try format.seal(payload, key: try deriveKey(passphrase, kdf), prefix: prefix)
     }
 
     static func open(_ archive: [UInt8], passphrase: SecureBytes) throws -> [Entry] {
-        guard archive.count > magic.count + 4, archive.starts(with: magic) else {
+        guard archive.starts(with: format.magic) else {
             throw KeychainError(.decode, "the file is not a Clavis backup")
         }
-        let length = archive[magic.count..<magic.count + 4].reduce(0) { $0 << 8 | Int($1) }
-        let headerEnd = magic.count + 4 + length
-        guard length > 0, archive.count > headerEnd,
-            let header = try? JSONDecoder().decode(Header.self, from: Data(archive[(magic.count + 4)..<headerEnd]))
+        guard let (clear, end) = format.header(of: archive),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(clear))
         else {
             throw KeychainError(.decode, "the backup's header is damaged")
         }
         let key = try deriveKey(passphrase, header.kdf)
         let payload: SecureBytes
         do {
-            payload = try AESGCM.open(
-                Array(archive[headerEnd...]), key: key, authenticating: Array(archive[..<headerEnd]))
+            payload = try format.open(archive, end: end, key: key)
         } catch {
             throw KeychainError(.authFailed, "the backup passphrase is wrong, or the backup was altered")
         }

@@ -5,20 +5,18 @@ internal import FoundationEssentials
 /// The extra layer of an item whose access control has `applicationPassword`: its secret is sealed first under a
 /// key derived from that password, then with the item's key like any other secret.
 ///
-/// Layout of the inner blob: `cap1`, a 2-byte big-endian length and the JSON of the password KDF (scrypt, with a
-/// salt of its own), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) authenticated with that prefix and the item's
+/// Layout of the inner blob (`PassphraseSealedBlob`): `cap1`, a 2-byte big-endian length and the JSON of the password
+/// KDF (scrypt, with a salt of its own), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) authenticated with that prefix and the item's
 /// persistent reference. Nothing checks the password apart from this: a wrong one fails the tag, and the answer is
 /// `authFailed`.
 enum ApplicationPasswordSealer {
-    private static let magic = Array("cap1".utf8)
+    private static let format = PassphraseSealedBlob(magic: Array("cap1".utf8), lengthBytes: 2)
 
     /// The layer `password` makes with `kdf`: its key derived (the slow part, about 100 ms, done before the write
     /// transaction) and its header, ready to seal a secret once the item's reference is known.
     static func layer(password: SecureBytes, kdf: PasscodeKDF) throws -> Layer {
         guard !password.isEmpty else { throw KeychainError(.param, "an application password cannot be empty") }
-        let header = Array(try JSONEncoder().encode(kdf))
-        guard header.count <= Int(UInt16.max) else { throw KeychainError(.param, "the password KDF is too large") }
-        let prefix = magic + [UInt8(header.count >> 8), UInt8(header.count & 0xFF)] + header
+        let prefix = try format.prefix(header: Array(try JSONEncoder().encode(kdf)))
         return Layer(prefix: prefix, key: try deriveKey(password, kdf))
     }
 
@@ -29,7 +27,7 @@ enum ApplicationPasswordSealer {
 
         /// Seals `secret` for the item `reference` names.
         func seal(_ secret: SecureBytes, reference: PersistentReference) throws -> SecureBytes {
-            SecureBytes(prefix + (try AESGCM.seal(secret, key: key, authenticating: prefix + reference.bytes)))
+            SecureBytes(try format.seal(secret, key: key, prefix: prefix, context: reference.bytes))
         }
     }
 
@@ -40,20 +38,17 @@ enum ApplicationPasswordSealer {
         -> SecureBytes
     {
         let bytes = sealed.unprotectedBytes()  // ciphertext: not secret
-        let headerStart = magic.count + 2
-        guard bytes.count > headerStart, bytes.starts(with: magic) else {
+        guard bytes.starts(with: format.magic) else {
             throw KeychainError(.decode, "item \(reference) has no application-password layer")
         }
-        let headerEnd = headerStart + (Int(bytes[magic.count]) << 8 | Int(bytes[magic.count + 1]))
-        guard bytes.count > headerEnd,
-            let kdf = try? JSONDecoder().decode(PasscodeKDF.self, from: Data(bytes[headerStart..<headerEnd]))
+        guard let (header, end) = format.header(of: bytes),
+            let kdf = try? JSONDecoder().decode(PasscodeKDF.self, from: Data(header))
         else {
             throw KeychainError(.decode, "item \(reference)'s application-password layer is damaged")
         }
         let key = try deriveKey(password, kdf)
         do {
-            return try AESGCM.open(
-                Array(bytes[headerEnd...]), key: key, authenticating: Array(bytes[..<headerEnd]) + reference.bytes)
+            return try format.open(bytes, end: end, key: key, context: reference.bytes)
         } catch {
             throw KeychainError(.authFailed, "the application password does not open this item")
         }
