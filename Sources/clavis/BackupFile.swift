@@ -27,31 +27,24 @@ struct BackupFile {
         }
     }
 
-    /// Writes `archive` to a new temporary file beside `path` (mode 0600, synced), then moves it into place: a
-    /// rename when `replacing` (which replaces a link, never its target), else a hard link that fails when
+    /// Writes `archive` to a new temporary file beside `path` (mode 0600, synced), then moves it into place
+    /// (`PrivateFile`): a rename when `replacing` (which replaces a link, never its target), else a hard link that fails when
     /// anything appeared at `path` meanwhile.
     func save(_ archive: Data, replacing: Bool) throws(KeychainError) {
         try checkWritable(replacing: replacing)
-        let temporary = folder + "/.\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("cannot create a temporary file in \(folder)", errno) }
-        var placed = false
-        defer {
-            if !placed { unlink(temporary) }
-        }
-        let written = archive.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let code = written < 0 ? errno : (fsync(descriptor) == 0 ? 0 : errno)
-        close(descriptor)
-        guard written == archive.count, code == 0 else {
-            throw failure("cannot write \(temporary)", code == 0 ? ENOSPC : code)
-        }
-        if replacing {
-            guard rename(temporary, path) == 0 else { throw failure("cannot replace \(path)", errno) }
-            placed = true
-        } else {
-            guard link(temporary, path) == 0 else {
-                if errno == EEXIST { throw KeychainError(.param, "\(path) exists; give --force to replace it") }
-                throw failure("cannot create \(path)", errno)
+        do throws(PrivateFile.Failure) {
+            try archive.withUnsafeBytes { bytes in
+                Result { () throws(PrivateFile.Failure) in
+                    try PrivateFile.save(bytes, as: path, in: AT_FDCWD, placement: replacing ? .replacing : .new)
+                }
+            }.get()
+        } catch {
+            switch error.step {
+            case .create: throw failure("cannot create a temporary file in \(folder)", error.code)
+            case .write: throw failure("cannot write \(error.temporary)", error.code)
+            case .place where error.code == EEXIST && !replacing:
+                throw KeychainError(.param, "\(path) exists; give --force to replace it")
+            case .place: throw failure(replacing ? "cannot replace \(path)" : "cannot create \(path)", error.code)
             }
         }
     }
@@ -87,8 +80,6 @@ struct BackupFile {
     }
 
     private var folder: String { PathParts(path).folder }
-
-    private var name: String { PathParts(path).name }
 
     private func failure(_ what: String, _ code: Int32) -> KeychainError {
         KeychainError(

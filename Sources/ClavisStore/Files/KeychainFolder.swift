@@ -173,28 +173,30 @@ final class KeychainFolder {
 
     /// Writes `contents` as the file `name` with mode 0600 unless one is already there; returns false when one was.
     ///
-    /// The bytes go to a temporary file that is synced and then hard-linked into place, so a reader never sees a
-    /// half-written file and two processes racing to create it agree on one.
+    /// The bytes go to a temporary file that is synced and then hard-linked into place (`PrivateFile`), so a reader
+    /// never sees a half-written file and two processes racing to create it agree on one.
     func createSecretFile(_ name: String, contents: SecureBytes) throws(KeychainError) -> Bool {
-        let temporary = name + ".tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
-        let opened = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard opened >= 0 else {
-            throw KeychainError(.io, "cannot create \(path(of: temporary)): \(SystemError.text(errno))")
+        do throws(PrivateFile.Failure) {
+            try contents.withUnsafeBytes { bytes in
+                Result { () throws(PrivateFile.Failure) in
+                    try PrivateFile.save(bytes, as: name, in: descriptor, placement: .new)
+                }
+            }.get()
+            return true
+        } catch {
+            switch error.step {
+            case .create:
+                throw KeychainError(
+                    .io, "cannot create \(path(of: error.temporary)): \(SystemError.text(error.code))")
+            case .write:
+                throw KeychainError(
+                    error.code == ENOSPC || error.code == EDQUOT ? .diskFull : .io,
+                    "cannot write \(path(of: error.temporary)): \(SystemError.text(error.code))")
+            case .place:
+                if error.code == EEXIST { return false }
+                throw KeychainError(.io, "cannot create \(path(of: name)): \(SystemError.text(error.code))")
+            }
         }
-        defer { unlinkat(descriptor, temporary, 0) }
-        let written = contents.withUnsafeBytes { buffer in write(opened, buffer.baseAddress, buffer.count) }
-        let failure = written < 0 ? errno : (fsync(opened) == 0 ? 0 : errno)
-        close(opened)
-        guard written == contents.count, failure == 0 else {
-            throw KeychainError(
-                failure == ENOSPC || failure == EDQUOT ? .diskFull : .io,
-                "cannot write \(path(of: temporary)): \(SystemError.text(failure == 0 ? EIO : failure))")
-        }
-        if linkat(descriptor, temporary, descriptor, name, 0) != 0 {
-            if errno == EEXIST { return false }
-            throw KeychainError(.io, "cannot create \(path(of: name)): \(SystemError.text(errno))")
-        }
-        return true
     }
 
     private func checkOwnedRegularFile(_ opened: Int32, _ name: String) throws(KeychainError) {

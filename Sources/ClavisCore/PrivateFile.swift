@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one way a file only its owner may read is written whole: to a new temporary file beside it (mode 0600,
+/// created exclusively, never through a link), synced, then put in place at once, so that no reader ever sees it
+/// half written. Backups and the keychain's own key files are written so.
+package enum PrivateFile {
+    /// How the finished file takes its place.
+    package enum Placement: Sendable {
+        /// A hard link: fails (`EEXIST`) when anything is at the name already, so that two writers agree on one.
+        case new
+        /// A rename: replaces whatever is at the name (a link itself, never its target).
+        case replacing
+    }
+
+    /// Where a write failed, and the system's `errno`.
+    package struct Failure: Error, Sendable {
+        /// What failed.
+        package enum Step: Sendable {
+            /// Creating the temporary file (`temporary` names it).
+            case create
+            /// Writing or syncing it (`ENOSPC` when a write came up short).
+            case write
+            /// Putting it in place (`EEXIST` for a `.new` file that exists).
+            case place
+        }
+
+        /// What failed.
+        package var step: Step
+        /// The `errno`.
+        package var code: Int32
+        /// The temporary file's name.
+        package var temporary: String
+    }
+
+    /// Writes `bytes` as the file `name` of the folder `folder` (a descriptor open on it, or `AT_FDCWD` with `name`
+    /// a path) in the way `placement` says.
+    package static func save(
+        _ bytes: UnsafeRawBufferPointer, as name: String, in folder: Int32, placement: Placement
+    ) throws(Failure) {
+        let slash = name.lastIndex(of: "/")
+        let directory = slash.map { String(name[...$0]) } ?? ""
+        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
+        let temporary = directory + ".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let opened = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard opened >= 0 else { throw Failure(step: .create, code: errno, temporary: temporary) }
+        defer { unlinkat(folder, temporary, 0) }
+        let written = write(opened, bytes.baseAddress, bytes.count)
+        let code = written < 0 ? errno : (fsync(opened) == 0 ? 0 : errno)
+        close(opened)
+        guard written == bytes.count, code == 0 else {
+            throw Failure(step: .write, code: code == 0 ? ENOSPC : code, temporary: temporary)
+        }
+        let placed =
+            switch placement {
+            case .new: linkat(folder, temporary, folder, name, 0)
+            case .replacing: renameat(folder, temporary, folder, name)
+            }
+        guard placed == 0 else { throw Failure(step: .place, code: errno, temporary: temporary) }
+    }
+}
