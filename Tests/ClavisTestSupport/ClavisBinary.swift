@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// The built `clavis` binary, run as a user would run it, for the test suites beyond `ClavisCommandTests`.
 public enum ClavisBinary {

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import Testing
 
 /// Runs a program to completion and captures what it wrote.
 public struct ProcessOutput: Sendable {
@@ -109,4 +108,14 @@ public func readUntil(_ text: String, on pipe: Pipe) -> String {
         said += chunk
     }
     return String(decoding: said, as: UTF8.self)
+}
+
+/// A test's set-up that failed (a user that could not be made, a file that could not be given away), and why.
+public struct SetupFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    /// A failure described by `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
 }

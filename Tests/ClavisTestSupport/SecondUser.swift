@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A second Unix account for tests about ownership (the tests run as root), removed again by `remove()`.
 public struct SecondUser {
@@ -12,7 +11,7 @@ public struct SecondUser {
         name = "clavis-t\(UInt32.random(in: 0...UInt32.max) % 1_000_000)"
         let added = try runProcess(
             "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/bin/false", name])
-        try #require(added.status == 0, "useradd: \(added.standardError)")
+        guard added.status == 0 else { throw SetupFailure("useradd: \(added.standardError)") }
         guard let entry = getpwnam(name) else { throw CocoaError(.fileNoSuchFile) }
         uid = entry.pointee.pw_uid
         gid = entry.pointee.pw_gid
@@ -26,7 +25,9 @@ public struct SecondUser {
     /// Writes `contents` to a new file at `path` owned by this user with `mode`.
     public func ownedFile(_ path: String, contents: String, mode: mode_t) throws {
         try contents.write(toFile: path, atomically: false, encoding: .utf8)
-        try #require(chown(path, uid, gid) == 0 && chmod(path, mode) == 0)
+        guard chown(path, uid, gid) == 0, chmod(path, mode) == 0 else {
+            throw SetupFailure("cannot give \(path) to \(name): \(String(cString: strerror(errno)))")
+        }
     }
 }
 

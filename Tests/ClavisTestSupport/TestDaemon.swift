@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A real clavisd for a test: its own socket, state and registry in a temporary folder, started as a dedicated
 /// system user (system mode; with `CAP_SYS_PTRACE`, as its unit grants, to identify hardened clients) or as this

@@ -1,6 +1,9 @@
 import Foundation
 import Synchronization
-import Testing
+
+#if canImport(Testing)
+    import Testing
+#endif
 
 /// The test process's keychain: a fresh home in a temporary folder and entitlements naming two groups.
 ///
@@ -104,23 +107,26 @@ public enum TestKeychain {
     }
 }
 
-/// Sets the test process's environment (`TestKeychain.prepare()`) before each test of a suite runs: a client reads
-/// its configuration once, on first use, so nothing may reach the keychain (or make an `LAContext`) before.
-public struct PreparedKeychain: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+// Swift Testing is there only when tests are built (not in a release build of the package).
+#if canImport(Testing)
+    /// Sets the test process's environment (`TestKeychain.prepare()`) before each test of a suite runs: a client reads
+    /// its configuration once, on first use, so nothing may reach the keychain (or make an `LAContext`) before.
+    public struct PreparedKeychain: SuiteTrait, TestTrait, TestScoping {
+        public var isRecursive: Bool { true }
 
-    /// The trait (`.preparedKeychain`).
-    public init() {}
+        /// The trait (`.preparedKeychain`).
+        public init() {}
 
-    public func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-    ) async throws {
-        TestKeychain.prepare()
-        try await function()
+        public func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            TestKeychain.prepare()
+            try await function()
+        }
     }
-}
 
-extension Trait where Self == PreparedKeychain {
-    /// The test process's keychain environment, set before the suite's tests run.
-    public static var preparedKeychain: PreparedKeychain { PreparedKeychain() }
-}
+    extension Trait where Self == PreparedKeychain {
+        /// The test process's keychain environment, set before the suite's tests run.
+        public static var preparedKeychain: PreparedKeychain { PreparedKeychain() }
+    }
+#endif
