@@ -83,6 +83,17 @@ final class MemoryKeychain: SyncLocalItems {
         }
     }
 
+    /// Keeps a copy of the table `table` of the sync schema as it is now; the function returned puts it back in
+    /// place of what the table then holds (a server going back to an earlier copy).
+    private func keepCopy(of table: String, on server: PostgresServer) throws -> () throws -> Void {
+        let administrator = try server.connect()
+        try administrator.execute("CREATE TABLE earlier_\(table) AS SELECT * FROM clavis_sync.\(table)")
+        return {
+            try administrator.executeScript(
+                "DELETE FROM clavis_sync.\(table); INSERT INTO clavis_sync.\(table) SELECT * FROM earlier_\(table);")
+        }
+    }
+
     /// Three member devices of alice's circle, on a fresh server.
     private func threeDevices(_ server: PostgresServer) throws -> [Device] {
         try server.prepareSync(accounts: ["alice"])
@@ -192,14 +203,12 @@ final class MemoryKeychain: SyncLocalItems {
         a.keychain.set("mail", secret: "first")
         try a.sync()
         try b.sync()
-        let administrator = try server.connect()
-        try administrator.execute("CREATE TABLE earlier AS SELECT * FROM clavis_sync.records")
+        let putBack = try keepCopy(of: "records", on: server)
         a.keychain.set("mail", secret: "second")
         a.keychain.set("bank", secret: "newest")
         try a.sync()
         // The server goes back to its earlier copy: every device, the writer included, refuses to go on.
-        try administrator.executeScript(
-            "DELETE FROM clavis_sync.records; INSERT INTO clavis_sync.records SELECT * FROM earlier;")
+        try putBack()
         for device in [a, b] {
             let refused = #expect(throws: KeychainError.self) { try device.sync() }
             #expect(refused?.code == .verifyFailed)
@@ -215,15 +224,13 @@ final class MemoryKeychain: SyncLocalItems {
         a.keychain.set("mail", secret: "first")
         try a.sync()
         try b.sync()
-        let administrator = try server.connect()
-        try administrator.execute("CREATE TABLE earlier AS SELECT * FROM clavis_sync.high_water_marks")
+        let putBack = try keepCopy(of: "high_water_marks", on: server)
         a.keychain.set("mail", secret: "second")
         try a.sync()
         try b.sync()
         #expect(b.keychain.secret("mail") == "second")
         // The server puts A's first mark back, hiding that A wrote since: B has seen the newer one.
-        try administrator.executeScript(
-            "DELETE FROM clavis_sync.high_water_marks; INSERT INTO clavis_sync.high_water_marks SELECT * FROM earlier;")
+        try putBack()
         let refused = #expect(throws: KeychainError.self) { try b.sync() }
         #expect(refused?.code == .verifyFailed)
         #expect(refused?.reason.contains("older high-water mark of device 'a'") == true)
