@@ -165,6 +165,6 @@ let package = Package(
         target.dependencies += ["Security", "ClavisClient"]
     }
     for target in package.targets where target.name == "clavis-bench" {
-        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity", "ClavisSync"]
+        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity", "ClavisSync", "ClavisAuthentication"]
     }
 #endif

@@ -9,8 +9,8 @@
 
 extern char **environ;
 
-/// Starts `path` with standard input, output and error as `input`, `output` and `error` (-1 for /dev/null, for
-/// error: inherited), from the root folder, with no other descriptor of this process (one another thread has open
+/// Starts `path` with standard input, output and error as `input`, `output` and `error` (-1 for /dev/null; for
+/// error, -1 inherits it and -2 is /dev/null), from the root folder, with no other descriptor of this process (one another thread has open
 /// for writing would keep its file busy, ETXTBSY for whoever then runs it, while the child runs), an empty signal
 /// mask and default dispositions for the signals a daemon may ignore or catch.
 static int spawn_child(const char *path, char *const argv[], int input, int output, int error, pid_t *pid) {
@@ -26,7 +26,11 @@ static int spawn_child(const char *path, char *const argv[], int input, int outp
     } else {
         posix_spawn_file_actions_adddup2(&actions, output, 1);
     }
-    if (error >= 0) posix_spawn_file_actions_adddup2(&actions, error, 2);
+    if (error >= 0) {
+        posix_spawn_file_actions_adddup2(&actions, error, 2);
+    } else if (error == -2) {
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    }
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     posix_spawn_file_actions_addchdir_np(&actions, "/");
     posix_spawnattr_t attributes;
@@ -49,7 +53,7 @@ int clavis_spawn_background(const char *path, char *const argv[], int error_fd, 
     return spawn_child(path, argv, -1, -1, error_fd, pid);
 }
 
-int clavis_spawn(const char *path, char *const argv[], int *input, int *output, pid_t *pid) {
+int clavis_spawn(const char *path, char *const argv[], int discard_errors, int *input, int *output, pid_t *pid) {
     int to_child[2], from_child[2];
     if (pipe2(to_child, O_CLOEXEC) != 0) return errno;
     if (pipe2(from_child, O_CLOEXEC) != 0) {
@@ -58,7 +62,7 @@ int clavis_spawn(const char *path, char *const argv[], int *input, int *output, 
         close(to_child[1]);
         return error;
     }
-    int error = spawn_child(path, argv, to_child[0], from_child[1], -1, pid);
+    int error = spawn_child(path, argv, to_child[0], from_child[1], discard_errors ? -2 : -1, pid);
     close(to_child[0]);
     close(from_child[1]);
     if (error != 0) {

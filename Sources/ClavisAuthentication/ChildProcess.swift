@@ -7,20 +7,27 @@ import FoundationEssentials
     import Musl
 #endif
 
-/// A helper program (an askpass program, fprintd's clients, pinentry) with pipes on its standard input and output;
-/// standard error is passed through.
+/// A program run with pipes on its standard input and output, standard error passed through or discarded: the
+/// helpers authentication runs (an askpass program, pinentry) and the programs clavis-bench times. The one way
+/// Clavis starts a program (clavisd's private daemon in the testing kit starts through the same C function).
 ///
 /// Started with `posix_spawn` (`clavis_spawn`) from the root folder (the caller's folder may be one the user cannot
 /// enter), with an empty signal mask and default signal dispositions (a daemon ignores `SIGPIPE`; its helpers must
 /// not inherit that). Arguments never carry a secret: what a helper returns comes back on its standard output, which callers
 /// receiving a secret zero after use.
-final class ChildProcess {
+package final class ChildProcess {
     /// What a finished program wrote on standard output and how it ended.
-    struct Outcome {
+    package struct Outcome {
         /// The exit status; a program killed by a signal reports a non-zero status.
-        var status: Int32
+        package var status: Int32
         /// Everything it wrote on standard output. Callers that receive a secret copy it and zero this.
-        var output: Data
+        package var output: Data
+
+        /// A program that ended with `status` having written `output`.
+        package init(status: Int32, output: Data) {
+            self.status = status
+            self.output = output
+        }
     }
 
     /// The longest output kept from a helper: more is a misbehaving program, not an answer.
@@ -48,15 +55,16 @@ final class ChildProcess {
         }
     }
 
-    /// Starts `path` with `arguments`; `nil` when it cannot be started.
-    static func start(_ path: String, _ arguments: [String]) -> ChildProcess? {
+    /// Starts `path` with `arguments`, its standard error discarded when `discardingErrors`; `nil` when it cannot
+    /// be started.
+    static func start(_ path: String, _ arguments: [String], discardingErrors: Bool = false) -> ChildProcess? {
         let argv = ([path] + arguments).map { strdup($0) }
         defer { for argument in argv { free(argument) } }
         var input: Int32 = -1
         var output: Int32 = -1
         var pid: pid_t = 0
         let error = (argv + [nil]).withUnsafeBufferPointer { arguments in
-            clavis_spawn(path, arguments.baseAddress, &input, &output, &pid)
+            clavis_spawn(path, arguments.baseAddress, discardingErrors ? 1 : 0, &input, &output, &pid)
         }
         guard error == 0 else { return nil }
         return ChildProcess(pid: pid, input: input, output: output)
@@ -144,17 +152,28 @@ final class ChildProcess {
         return ended
     }
 
-    /// Runs `path` with `arguments` and an empty standard input to its end; `nil` when it cannot be started.
-    static func run(_ path: String, _ arguments: [String]) -> Outcome? {
-        guard let child = start(path, arguments) else { return nil }
+    /// Runs `path` with `arguments` to its end, `input` on its standard input (then end of file), its standard error
+    /// discarded when `discardingErrors`; `nil` when it cannot be started.
+    package static func run(
+        _ path: String, _ arguments: [String], input: [UInt8] = [], discardingErrors: Bool = false
+    ) -> Outcome? {
+        guard let child = start(path, arguments, discardingErrors: discardingErrors) else { return nil }
+        if !input.isEmpty { child.write(input) }
         child.closeInput()
         var output = child.readToEnd()
         defer { output.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         return Outcome(status: child.wait(), output: Data(output))
     }
 
+    /// `run`, with a program that could not be started reported as a shell reports it: status 127, no output.
+    package static func runToEnd(
+        _ path: String, _ arguments: [String], input: [UInt8] = [], discardingErrors: Bool = false
+    ) -> Outcome {
+        run(path, arguments, input: input, discardingErrors: discardingErrors) ?? Outcome(status: 127, output: Data())
+    }
+
     /// The path of the executable `name`: `name` itself when it contains a slash, else the first match on `PATH`.
-    static func find(_ name: String) -> String? {
+    package static func find(_ name: String) -> String? {
         guard !name.isEmpty else { return nil }
         if name.contains("/") { return isExecutableFile(name) ? name : nil }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"

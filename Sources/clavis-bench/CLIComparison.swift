@@ -1,5 +1,6 @@
 #if os(Linux)
     import ClavisStore
+    import ClavisAuthentication
     import Foundation
     import Glibc
 
@@ -52,7 +53,7 @@
                 """
             let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
             try FileManager.default.createDirectory(atPath: peerHome, withIntermediateDirectories: true)
-            let run = ChildProcess.run(
+            let run = ChildProcess.runToEnd(
                 ChildProcess.find("dbus-run-session")!,
                 ["--", "bash", "-c", script, "bash", peerHome, executable, home.path, String(calls), clavis],
                 discardingErrors: true)  // dbus-daemon warns that it may not raise its file limit
@@ -68,7 +69,7 @@
             setenv("CLAVIS_HOME", home, 1)
             guard let secretTool = ChildProcess.find("secret-tool") else { return 2 }
             for index in 0..<calls {
-                let stored = ChildProcess.run(
+                let stored = ChildProcess.runToEnd(
                     secretTool, ["store", "--label=bench-\(index)", "bench", "cli", "id", String(index)],
                     input: Workloads.secret(index))
                 guard stored.status == 0 else {
@@ -91,17 +92,17 @@
             let warmUp = min(10, calls)
             for round in 0..<(warmUp + calls) {
                 let index = round % calls
-                var peerRun: (status: Int32, output: [UInt8]) = (0, [])
-                var ourRun: (status: Int32, output: [UInt8]) = (0, [])
-                var ourDaemonRun: (status: Int32, output: [UInt8]) = (0, [])
+                var peerRun = ChildProcess.Outcome(status: 0, output: Data())
+                var ourRun = ChildProcess.Outcome(status: 0, output: Data())
+                var ourDaemonRun = ChildProcess.Outcome(status: 0, output: Data())
                 let peerCall = {
-                    peerRun = ChildProcess.run(secretTool, ["lookup", "bench", "cli", "id", String(index)])
+                    peerRun = ChildProcess.runToEnd(secretTool, ["lookup", "bench", "cli", "id", String(index)])
                 }
                 let arguments = ["find-generic-password", "-a", "acct-\(index)", "-s", "bench.service", "-w"]
-                let ourCall = { ourRun = ChildProcess.run(clavis, arguments) }
+                let ourCall = { ourRun = ChildProcess.runToEnd(clavis, arguments) }
                 let ourDaemonCall = {
                     setenv("CLAVIS_SOCKET", daemon.socket, 1)
-                    ourDaemonRun = ChildProcess.run(clavis, arguments)
+                    ourDaemonRun = ChildProcess.runToEnd(clavis, arguments)
                     unsetenv("CLAVIS_SOCKET")
                 }
                 if round < warmUp {
@@ -114,12 +115,12 @@
                     oursThroughDaemon.time(ourDaemonCall)
                 }
                 // secret-tool prints the secret as stored; clavis -w ends it with a newline.
-                guard peerRun.status == 0, peerRun.output == Workloads.secret(index) else {
+                guard peerRun.status == 0, Array(peerRun.output) == Workloads.secret(index) else {
                     print("secret-tool lookup \(index) failed with status \(peerRun.status)")
                     return 1
                 }
                 for (run, mode) in [(ourRun, "embedded"), (ourDaemonRun, "through clavisd")]
-                where run.status != 0 || run.output != Workloads.secret(index) + [0x0A] {
+                where run.status != 0 || Array(run.output) != Workloads.secret(index) + [0x0A] {
                     print("clavis find-generic-password \(index) (\(mode)) failed with status \(run.status)")
                     return 1
                 }

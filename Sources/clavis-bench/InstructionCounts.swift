@@ -1,4 +1,5 @@
 #if os(Linux)
+    import ClavisAuthentication
     import Foundation
     import Glibc
 
@@ -43,7 +44,7 @@
             let stripped = folder + "/clavis-bench"
             // This program's own file: `/proc/self/exe` in objcopy would name objcopy.
             let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            let copied = ChildProcess.run(objcopy, ["--strip-debug", program, stripped], discardingErrors: true)
+            let copied = ChildProcess.runToEnd(objcopy, ["--strip-debug", program, stripped], discardingErrors: true)
             guard copied.status == 0 else {
                 throw Workloads.BenchError.failed("objcopy could not copy this program")
             }
@@ -54,7 +55,7 @@
             ]
             for (name, symbol) in counted {
                 let log = folder + "/\(name).log"
-                let run = ChildProcess.run(
+                let run = ChildProcess.runToEnd(
                     valgrind,
                     [
                         "--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-file=" + log,

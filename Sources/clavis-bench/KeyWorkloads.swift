@@ -1,4 +1,5 @@
 #if os(Linux)
+    import ClavisAuthentication
     import Foundation
     import Security
 
@@ -39,7 +40,7 @@
         /// `openssl speed -seconds 2 ecdsap256` as one line of signs and verifies per second, or why it did not run.
         static func openSSLSpeed() -> String {
             guard let openssl = ChildProcess.find("openssl") else { return "openssl speed: openssl is not on PATH" }
-            let run = ChildProcess.run(openssl, ["speed", "-seconds", "2", "ecdsap256"], discardingErrors: true)
+            let run = ChildProcess.runToEnd(openssl, ["speed", "-seconds", "2", "ecdsap256"], discardingErrors: true)
             let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n")
             guard run.status == 0, let line = lines.first(where: { $0.contains("(nistp256)") }) else {
                 return "openssl speed ecdsap256 failed (status \(run.status))"

@@ -1,4 +1,5 @@
 #if os(Linux)
+    import ClavisAuthentication
     import Foundation
     import Glibc
 
@@ -21,7 +22,7 @@
                 return .failure(
                     CLIComparison.SkipReason("\(tool) is not installed (bash gnome-keyring-peer.sh --install)"))
             }
-            guard ChildProcess.run(python, ["-c", "import secretstorage"], discardingErrors: true).status == 0 else {
+            guard ChildProcess.runToEnd(python, ["-c", "import secretstorage"], discardingErrors: true).status == 0 else {
                 return .failure(CLIComparison.SkipReason("\(python) has no secretstorage (python3-secretstorage)"))
             }
             return .success(clavisd)
@@ -37,7 +38,7 @@
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             try Data(lookupScript.utf8).write(to: URL(fileURLWithPath: folder + "/lookups.py"))
-            let run = ChildProcess.run(
+            let run = ChildProcess.runToEnd(
                 "/bin/bash", ["-c", providersScript, "bash", folder, clavisd, python, String(lookups)],
                 discardingErrors: true)  // dbus-daemon warns that it may not raise its file limit
             let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)

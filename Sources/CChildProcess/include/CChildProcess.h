@@ -8,7 +8,7 @@
 /// standard input and output are pipes: `*input` is the write end to its input, `*output` the read end of its output
 /// (both close-on-exec); standard error is inherited, and no other descriptor. Returns 0, or the error number when
 /// nothing was started.
-int clavis_spawn(const char *path, char *const argv[], int *input, int *output, pid_t *pid);
+int clavis_spawn(const char *path, char *const argv[], int discard_errors, int *input, int *output, pid_t *pid);
 
 /// Starts `path` as a background process: `argv` as for `clavis_spawn`, the same environment, folder and signals,
 /// standard input and output on /dev/null, standard error on `error_fd`, and no other descriptor of this process
