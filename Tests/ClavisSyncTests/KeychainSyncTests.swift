@@ -131,6 +131,20 @@ import Testing
         #expect(try device.secret("kept") == "here")
     }
 
+    @Test func aServerNamedWithAPasswordIsRefusedBeforeAnyConnection() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "clavis-sync-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let synchronizer = KeychainSynchronizer(
+            keychain: try Keychain(home: KeychainHome(path: folder)), runsInBackground: false)
+        for server in ["host=db user=alice password=hunter2", "postgresql://alice:hunter2@db/clavis"] {
+            let refused = #expect(throws: KeychainError.self) {
+                try synchronizer.perform(.enable(server: server, deviceName: "laptop"))
+            }
+            #expect(refused?.code == .param && refused?.reason.contains("hunter2") == false)
+        }
+        #expect(try synchronizer.perform(.status).state == .off)
+    }
+
     @Test func itemsAddedUpdatedAndDeletedReachEveryKeychainAndLocalOnesStay() throws {
         let server = try PostgresServer()
         let devices = try devices(3, server: server)

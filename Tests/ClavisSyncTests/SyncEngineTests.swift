@@ -276,6 +276,21 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(try b.sync() == SyncEngine.Round())
     }
 
+    @Test func aLocalItemThatLostToARefusedChangeIsNotSentOverIt() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b) = (devices[0], devices[1])
+        // B changed the item first; A, later, with something B's keychain cannot hold (a newer build's item).
+        b.keychain.set("shared", secret: "older-on-b", at: 1_000)
+        a.keychain.set("shared", secret: "newer-from-a", at: 2_000)
+        try a.sync()
+        b.keychain.refusedAccounts = ["shared"]
+        #expect(try b.sync() == SyncEngine.Round(refused: 1))
+        // B keeps its own copy, and A's newer one is not overwritten by it.
+        try a.sync()
+        #expect(a.keychain.secret("shared") == "newer-from-a" && b.keychain.secret("shared") == "older-on-b")
+    }
+
     @Test func aDeleteIsRememberedForNinetyDaysThenLeavesTheServer() throws {
         let server = try PostgresServer()
         let devices = try threeDevices(server)

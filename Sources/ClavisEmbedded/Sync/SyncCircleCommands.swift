@@ -113,6 +113,10 @@ struct SyncCircleCommands {
         guard !server.isEmpty else {
             throw KeychainError(.param, "name the sync server (a libpq connection string: host=… dbname=… user=…)")
         }
+        guard !SyncConnectionString.carriesPassword(server) else {
+            throw KeychainError(
+                .param, "the sync server's connection string holds a password: put it in ~/.pgpass or PGPASSWORD")
+        }
         return try SyncDatabase(connectionString: server)
     }
 }

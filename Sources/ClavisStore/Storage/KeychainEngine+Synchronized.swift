@@ -162,11 +162,13 @@ extension KeychainEngine {
                         )
                     }
                     outcomes.append(nil)
-                } catch let error as KeychainError where refusingForGood(error) {
+                } catch let error as KeychainError where connection.isInTransaction && refusingForGood(error) {
                     outcomes.append(error)
-                } catch let error as KeychainError {
+                } catch let error as KeychainError where connection.isInTransaction {
                     return (outcomes, error)
                 }
+                // Any other failure, and any after which SQLite rolled back the whole transaction (a full disk),
+                // goes up: nothing of the batch is kept, and the caller hears why.
             }
             return (outcomes, nil)
         }

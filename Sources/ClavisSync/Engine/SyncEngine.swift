@@ -135,7 +135,12 @@ public struct SyncEngine {
                         round.applied += 1
                     } else {
                         // A newer build's item, or one this keychain cannot hold: waiting would not change that,
-                        // and would hold back every change after it.
+                        // and would hold back every change after it. A local change it won over stays here, and
+                        // is not sent over it.
+                        if let mine = pending?[change.record.identifier] {
+                            state.agreed[change.record.identifier] = try fingerprint(of: mine)
+                            pending?[change.record.identifier] = nil
+                        }
                         round.refused += 1
                     }
                     try passed(change, item, records: records)
@@ -164,7 +169,8 @@ public struct SyncEngine {
         state.versions[identifier] = change.record.version
         state.lastChange = change.change
         if isExpired(item) {
-            try records.expire(identifier, version: change.record.version)
+            // Best effort: another device removes it when this one cannot.
+            try? records.expire(identifier, version: change.record.version)
             state.versions[identifier] = nil
             state.agreed[identifier] = nil
         }
@@ -178,25 +184,31 @@ public struct SyncEngine {
         guard let keys = membership.currentKeys else {
             throw KeychainError(.notAvailable, "this device does not hold the circle's current sync keys")
         }
+        // The mark of the last record written goes out after the writes, and is kept only once the server has it:
+        // a mark kept but never published would make this device refuse the server's (older) one for good.
+        var mark: SyncHighWaterMark?
+        var finished = true
         for (identifier, item) in try localChanges(of: local).sorted(by: { $0.value.modified < $1.value.modified }) {
             let previous = state.versions[identifier]
             let record = try SyncRecord.seal(item, version: (previous ?? 0) + 1, keys: keys, by: membership.device)
             do {
                 try records.write(record, replacing: previous)
             } catch  where error.code == .duplicateItem {
-                return false
+                finished = false
+                break
             }
             state.versions[identifier] = record.version
             state.agreed[identifier] = try fingerprint(of: item)
-            state.lastWritten = SyncHighWaterMark(
+            mark = SyncHighWaterMark(
                 device: membership.device.identifier, record: identifier, version: record.version,
                 modified: item.modified, sequence: (state.lastWritten?.sequence ?? 0) + 1)
             round.sent += 1
         }
-        if round.sent > 0, let mark = state.lastWritten {
+        if let mark {
             try records.publish(mark, by: membership.device, circle: membership.circle.recovery.identifier)
+            state.lastWritten = mark
         }
-        return true
+        return finished
     }
 
     /// Checks each member's high-water mark (this device's own from its state): no older than one seen before, and
@@ -221,7 +233,8 @@ public struct SyncEngine {
             marks.removeAll { $0.device == own.device }
             marks.append(own)
         }
-        for mark in marks where now() - mark.modified <= Self.tombstoneLifetime {
+        // A day short of the lifetime: a device whose clock runs ahead may already have removed an expired tombstone.
+        for mark in marks where now() - mark.modified <= Self.tombstoneLifetime - 24 * 3600 * 1000 {
             guard let held = try records.version(of: mark.record), held >= mark.version else {
                 throw KeychainError(
                     .verifyFailed,

@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisSync
 
 /// `sync`: this device's sync (`status`, `enable`, `join`, `approve`, `remove`, `recover`, `disable`, `now`),
 /// carried out by the keychain service (clavisd, which then syncs in the background), and the PostgreSQL database a
@@ -33,7 +34,7 @@ struct SyncCommandLine: RunnableCommand {
         usesItems: false
     ) { (parsed) throws(UsageError) in
         let database = parsed.value("--database") ?? ""
-        if SyncCommandLine.carriesPassword(database) {
+        if SyncConnectionString.carriesPassword(database) {
             throw UsageError(
                 message: "sync: put the database password in ~/.pgpass or PGPASSWORD, not on the command line")
         }
@@ -66,15 +67,6 @@ struct SyncCommandLine: RunnableCommand {
                 message: "sync needs status, enable, join, approve CODE, remove DEVICE, recover, disable, now, "
                     + "server-init, server-add-account NAME or server-accounts")
         }
-    }
-
-    /// True for a connection string with a password in it: a `password` keyword, or a URI's `user:password@`.
-    static func carriesPassword(_ database: String) -> Bool {
-        if database.contains("password") { return true }
-        guard let scheme = database.firstRange(of: "://") else { return false }
-        let authority = database[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" }
-        guard let at = authority.lastIndex(of: "@") else { return false }
-        return authority[..<at].contains(":")
     }
 
     func run(_ context: CommandContext) -> Int32 {
