@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define CLAVIS_PQ_FUNCTIONS(X)                                                                                       \
-    X(PQconnectdb)                                                                                                   \
+    X(PQconnectdbParams)                                                                                             \
     X(PQstatus)                                                                                                      \
     X(PQerrorMessage)                                                                                                \
     X(PQfinish)                                                                                                      \
@@ -74,7 +74,13 @@ clavis_pg *clavis_pg_connect(const char *conninfo, char *error, size_t capacity)
         copy_text("libpq.so.5 could not be loaded (Debian: libpq5)", error, capacity);
         return NULL;
     }
-    PGconn *connection = api.PQconnectdb(conninfo);
+    // Clavis's defaults first, then the caller's connection string (expanded in its place), whose settings win:
+    // a server that stops answering is noticed within a minute or so (TCP keepalives, a bound on unacknowledged
+    // writes) rather than holding a sync round, and the commands that wait on it, for good.
+    const char *keywords[] = {"connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
+                              "keepalives_count", "tcp_user_timeout", "dbname", NULL};
+    const char *values[] = {"15", "1", "30", "10", "3", "30000", conninfo, NULL};
+    PGconn *connection = api.PQconnectdbParams(keywords, values, 1);
     if (connection == NULL) {
         copy_text("libpq could not allocate a connection", error, capacity);
         return NULL;
