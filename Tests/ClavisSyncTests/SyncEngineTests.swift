@@ -313,4 +313,31 @@ final class MemoryKeychain: SyncLocalItems {
         #expect(try a.sync() == SyncEngine.Round() && b.sync() == SyncEngine.Round())
         #expect(try a.records.changes(after: 0).isEmpty)
     }
+
+    @Test func anItemBeginsAgainAfterItsDeleteExpired() throws {
+        let server = try PostgresServer()
+        let devices = try threeDevices(server)
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        a.keychain.set("renewed", secret: "first-life")
+        try a.sync()
+        try b.sync()
+        a.keychain.delete("renewed")
+        try a.sync()
+        try b.sync()
+        // Ninety days on, C removes the expired delete from the server (A and B saw its record, at version 2).
+        let later = a.keychain.clock + SyncEngine.tombstoneLifetime + 60_000
+        for device in [a, b, c] { device.engine.now = { later } }
+        try c.sync()
+        #expect(try a.records.changes(after: 0).isEmpty)
+        // B makes the item again: version 1 of a record the server no longer has, which A takes as new.
+        b.keychain.set("renewed", secret: "second-life", at: later)
+        #expect(try b.sync().sent == 1)
+        #expect(try a.sync().applied == 1)
+        #expect(a.keychain.secret("renewed") == "second-life")
+        // And A, which knew version 2, changes it again on top of the new life.
+        a.keychain.set("renewed", secret: "third-life", at: later + 1_000)
+        #expect(try a.sync().sent == 1)
+        #expect(try b.sync().applied == 1)
+        #expect(b.keychain.secret("renewed") == "third-life")
+    }
 }

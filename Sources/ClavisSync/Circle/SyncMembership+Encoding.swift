@@ -69,6 +69,11 @@ extension SyncState {
             writer.lengthPrefixed(device)
             writer.int64(sequence)
         }
+        writer.uint32(UInt32(tombstones.count))
+        for (identifier, modified) in tombstones.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            writer.lengthPrefixed(identifier)
+            writer.int64(modified)
+        }
         return writer.bytes
     }
 
@@ -97,6 +102,8 @@ extension SyncState {
             }
             let count = try reader.uint32()
             for _ in 0..<count { marksSeen[Array(try reader.lengthPrefixed())] = try reader.int64() }
+            let deleted = try reader.uint32()
+            for _ in 0..<deleted { tombstones[Array(try reader.lengthPrefixed())] = try reader.int64() }
         }
         guard reader.isAtEnd else { throw reader.malformed("bytes after the state") }
     }

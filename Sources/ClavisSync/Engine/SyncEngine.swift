@@ -99,7 +99,9 @@ public struct SyncEngine {
                 }
                 let item: SyncedItem
                 do {
-                    item = try record.open(keys: keys, members: members, newerThan: state.versions[record.identifier])
+                    // After an expired delete, a version 1 is the item beginning again, not a replay.
+                    let known = knowsExpiredTombstone(record.identifier) ? nil : state.versions[record.identifier]
+                    item = try record.open(keys: keys, members: members, newerThan: known)
                 } catch {
                     refusedRecord = error
                     break
@@ -168,12 +170,21 @@ public struct SyncEngine {
         let identifier = change.record.identifier
         state.versions[identifier] = change.record.version
         state.lastChange = change.change
+        state.tombstones[identifier] = item.isTombstone ? item.modified : nil
         if isExpired(item) {
             // Best effort: another device removes it when this one cannot.
             try? records.expire(identifier, version: change.record.version)
             state.versions[identifier] = nil
             state.agreed[identifier] = nil
+            state.tombstones[identifier] = nil
         }
+    }
+
+    /// True when the last version this device knows of the record `identifier` is a tombstone that has expired (a
+    /// day early, for clocks that differ): any device may have removed it from the server since, and the item may
+    /// have begun again at version 1.
+    private func knowsExpiredTombstone(_ identifier: [UInt8]) -> Bool {
+        state.tombstones[identifier].map { now() - $0 > Self.tombstoneLifetime - 24 * 3600 * 1000 } ?? false
     }
 
     /// Sends every local item changed since it last agreed with the server; false when another device wrote one of
@@ -189,7 +200,9 @@ public struct SyncEngine {
         var mark: SyncHighWaterMark?
         var finished = true
         for (identifier, item) in try localChanges(of: local).sorted(by: { $0.value.modified < $1.value.modified }) {
-            let previous = state.versions[identifier]
+            // After an expired delete, the server's record may be gone (the item begins again at version 1) or not.
+            let previous =
+                knowsExpiredTombstone(identifier) ? try records.version(of: identifier) : state.versions[identifier]
             let record = try SyncRecord.seal(item, version: (previous ?? 0) + 1, keys: keys, by: membership.device)
             do {
                 try records.write(record, replacing: previous)
@@ -199,6 +212,7 @@ public struct SyncEngine {
             }
             state.versions[identifier] = record.version
             state.agreed[identifier] = try fingerprint(of: item)
+            state.tombstones[identifier] = item.isTombstone ? item.modified : nil
             mark = SyncHighWaterMark(
                 device: membership.device.identifier, record: identifier, version: record.version,
                 modified: item.modified, sequence: (state.lastWritten?.sequence ?? 0) + 1)

@@ -12,6 +12,9 @@ public struct SyncState: Sendable, Equatable {
     public var lastWritten: SyncHighWaterMark?
     /// The newest sequence number seen of each other device's high-water mark, by device identifier.
     public var marksSeen: [[UInt8]: Int64] = [:]
+    /// The records whose last version this device knows is a tombstone, with the delete's time (milliseconds since
+    /// 1970): once it expires, any device may remove the record, and the item may begin again at version 1.
+    public var tombstones: [[UInt8]: Int64] = [:]
 
     /// A device that has synced nothing.
     public init() {}
