@@ -145,6 +145,29 @@ import Testing
         #expect(try synchronizer.perform(.status).state == .off)
     }
 
+    @Test func aChangeFromAnotherDeviceNeverReplacesANewerOneMadeHere() throws {
+        let server = try PostgresServer()
+        let device = try devices(1, server: server)[0]
+        // Written here just now (as a client may while a round is under way).
+        try device.add("raced", secret: "written-here", protection: .afterFirstUnlock)
+        func remote(_ secret: String, modified: Date) -> Item {
+            Item(
+                itemClass: .genericPassword,
+                attributes: [
+                    .account: .string("raced"), .service: .string("sync.example.org"),
+                    .accessGroup: .string("TEAM.app"), .synchronizable: .bool(true),
+                    .accessible: .string(ProtectionClass.afterFirstUnlock.rawValue), .modificationDate: .date(modified),
+                ],
+                secret: SecureBytes(Array(secret.utf8)), persistentReference: PersistentReference(bytes: []))
+        }
+        let older = remote("from-an-hour-ago", modified: Date(timeIntervalSinceNow: -3600))
+        _ = try device.keychain.storeSynchronized(older, secret: older.secret)
+        #expect(try device.secret("raced") == "written-here")
+        let newer = remote("from-a-minute-on", modified: Date(timeIntervalSinceNow: 60))
+        _ = try device.keychain.storeSynchronized(newer, secret: newer.secret)
+        #expect(try device.secret("raced") == "from-a-minute-on")
+    }
+
     @Test func itemsAddedUpdatedAndDeletedReachEveryKeychainAndLocalOnesStay() throws {
         let server = try PostgresServer()
         let devices = try devices(3, server: server)

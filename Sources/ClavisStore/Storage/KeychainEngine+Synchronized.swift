@@ -56,8 +56,9 @@ extension KeychainEngine {
     /// Puts `item` (its attributes as another device made them, modification time included; `secret` `nil` for a
     /// tombstone) in place of every `sync` row of its class with its primary key, tombstones included, in one
     /// transaction. A key this device holds in a row that stays on it (a `ThisDeviceOnly` class, an access control)
-    /// keeps that row: the change is not applied. `.needsUnlock` while the item's class, or a replaced row's, is
-    /// closed.
+    /// keeps that row: the change is not applied; nor is it over a row changed here later than `item` was (a write
+    /// made during the round that read the change, which goes out in the next). `.needsUnlock` while the item's
+    /// class, or a replaced row's, is closed.
     ///
     /// - Throws: `param` for an item that does not sync or whose dates are not times, `dataTooLarge` for a secret
     ///   over the limit.
@@ -83,22 +84,27 @@ extension KeychainEngine {
             var stays = false
             var closed = false
             let key: [DatabaseValue] = [.text(item.itemClass.rawValue), .blob(digest)]
+            var newerHere = false
             try connection.forEachRow(Self.synchronizedRowsOfKey, key + key) { row in
                 guard let candidate = try? ItemRow(row: row, itemClass: item.itemClass) else { return true }
                 replaced.append(candidate.id)
-                guard row[10].integer == 0 else { return true }
-                if candidate.binding.protection.isThisDeviceOnly {
+                let live = row[10].integer == 0
+                if live && candidate.binding.protection.isThisDeviceOnly {
                     stays = true
                 } else if try openClassKey(for: candidate.binding.protection) == nil {
-                    closed = true
-                } else if (try? syncedItem(candidate, row: row, openingSecret: false)) == nil {
+                    closed = closed || live
+                } else if let here = try? syncedItem(candidate, row: row, openingSecret: false) {
+                    // A change made here after sync last looked (a write or a delete during the round) is newer:
+                    // it stays, and goes out in the next round.
+                    newerHere = newerHere || Self.modified(here) > Self.modified(item)
+                } else if live {
                     // Open, leaving the device, yet no item: it has an access control (its attributes say so; its
                     // secret is not opened).
                     stays = true
                 }
                 return true
             }
-            if stays { return .done(()) }
+            if stays || newerHere { return .done(()) }
             if closed { return .needsUnlock }
             // The rows it replaces go with their lookups (each lookup table searched by row).
             for rowID in replaced { try deleteRowUnread(rowID) }
