@@ -37,7 +37,7 @@ enum SyncDeviceAction {
             }
             return ExitStatus.success
         } catch {
-            return context.fail("clavis sync", error)
+            return context.fail("sync", error)
         }
     }
 
