@@ -43,10 +43,9 @@ package enum PrivateFile {
     package static func save(
         _ bytes: UnsafeRawBufferPointer, as name: String, in folder: Int32, placement: Placement
     ) throws(Failure) {
-        let slash = name.lastIndex(of: "/")
-        let directory = slash.map { String(name[...$0]) } ?? ""
-        let base = slash.map { String(name[name.index(after: $0)...]) } ?? name
-        let temporary = directory + ".\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let parts = PathParts(name)
+        let directory = name.contains("/") ? parts.folder + "/" : ""
+        let temporary = directory + ".\(parts.name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let opened = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard opened >= 0 else { throw Failure(step: .create, code: errno, temporary: temporary) }
         defer { unlinkat(folder, temporary, 0) }

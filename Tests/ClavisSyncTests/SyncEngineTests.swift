@@ -94,6 +94,16 @@ final class MemoryKeychain: SyncLocalItems {
         }
     }
 
+    /// Adds `account`'s item on `writer`, deletes it, and has `reader` see both (a tombstone on each).
+    private func addedThenDeleted(_ account: String, by writer: Device, seenBy reader: Device) throws {
+        writer.keychain.set(account, secret: "deleted-later")
+        try writer.sync()
+        try reader.sync()
+        writer.keychain.delete(account)
+        try writer.sync()
+        try reader.sync()
+    }
+
     /// Three member devices of alice's circle, on a fresh server.
     private func threeDevices(_ server: PostgresServer) throws -> [Device] {
         try server.prepareSync(accounts: ["alice"])
@@ -295,12 +305,7 @@ final class MemoryKeychain: SyncLocalItems {
         let server = try PostgresServer()
         let devices = try threeDevices(server)
         let (a, b, c) = (devices[0], devices[1], devices[2])
-        a.keychain.set("old", secret: "deleted-long-ago")
-        try a.sync()
-        try b.sync()
-        a.keychain.delete("old")
-        try a.sync()
-        try b.sync()
+        try addedThenDeleted("old", by: a, seenBy: b)
         #expect(b.keychain.items["old"]?.isTombstone == true)
         #expect(try a.records.changes(after: 0).count == 1, "the tombstone's record")
         // Ninety days and a minute later, the first device to read the tombstone removes it, and none sends it.
@@ -318,12 +323,7 @@ final class MemoryKeychain: SyncLocalItems {
         let server = try PostgresServer()
         let devices = try threeDevices(server)
         let (a, b, c) = (devices[0], devices[1], devices[2])
-        a.keychain.set("renewed", secret: "first-life")
-        try a.sync()
-        try b.sync()
-        a.keychain.delete("renewed")
-        try a.sync()
-        try b.sync()
+        try addedThenDeleted("renewed", by: a, seenBy: b)
         // Ninety days on, C removes the expired delete from the server (A and B saw its record, at version 2).
         let later = a.keychain.clock + SyncEngine.tombstoneLifetime + 60_000
         for device in [a, b, c] { device.engine.now = { later } }

@@ -24,25 +24,22 @@ package struct KeychainSyncItems: SyncLocalItems {
     }
 
     package func apply(_ item: SyncedItem) throws(KeychainError) {
-        let stored = Item(
-            itemClass: item.itemClass, attributes: item.attributes, secret: item.secret,
-            persistentReference: PersistentReference(bytes: []))
-        guard case .done = try keychain.storeSynchronized(stored, secret: item.secret) else {
+        guard case .done = try keychain.storeSynchronized(Self.stored(item), secret: item.secret) else {
             throw KeychainError(.interactionNotAllowed, "the keychain is locked: the change is applied once it opens")
         }
     }
 
     package func apply(_ items: [SyncedItem]) throws(KeychainError) -> SyncApplied {
-        let stored = items.map { item in
-            (
-                item: Item(
-                    itemClass: item.itemClass, attributes: item.attributes, secret: item.secret,
-                    persistentReference: PersistentReference(bytes: [])),
-                secret: item.secret
-            )
-        }
+        let stored = items.map { (item: Self.stored($0), secret: $0.secret) }
         let result = try keychain.storeSynchronized(stored, refusingForGood: SyncEngine.refusesForGood)
         return SyncApplied(outcomes: result.outcomes, stopped: result.stopped)
+    }
+
+    /// `item` as the keychain stores it (its reference is drawn there).
+    private static func stored(_ item: SyncedItem) -> Item {
+        Item(
+            itemClass: item.itemClass, attributes: item.attributes, secret: item.secret,
+            persistentReference: PersistentReference(bytes: []))
     }
 
     /// A modification date in milliseconds since 1970 (0 when absent, or not a time a keychain holds).

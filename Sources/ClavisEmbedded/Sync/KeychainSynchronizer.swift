@@ -72,65 +72,72 @@ package final class KeychainSynchronizer: Sendable {
     /// - Throws: `interactionNotAllowed` before the keychain's first unlock; what the command throws (see
     ///   `SyncCommand`); for `now`, why the round failed.
     package func perform(_ command: SyncCommand) throws(KeychainError) -> SyncStatus {
-        let recoveryKey = try progress.withLock { (progress) throws(KeychainError) -> SecureBytes? in
+        let status = try progress.withLock { (progress) throws(KeychainError) -> SyncStatus in
             let kept = KeychainSyncState(keychain: keychain)
             let record = try kept.load()
-            switch command {
-            case .status:
-                return nil
-            case .now:
-                guard let record, !record.paused else {
-                    throw KeychainError(.notAvailable, "this device does not sync: clavis sync status says why")
-                }
-                try runRound(record, on: try SyncDatabase(connectionString: record.server), progress: &progress)
-                return nil
-            case .disable(let forget):
-                guard var record else { return nil }
-                if forget {
-                    try kept.remove()
-                } else {
-                    record.paused = true
-                    try kept.save(record)
-                }
-                progress = Progress()
-                return nil
-            default:
-                return try SyncCircleCommands(keychain: keychain).perform(command, record: record)
-            }
+            let recoveryKey = try carryOut(command, record: record, kept: kept, progress: &progress)
+            // How sync stands after it: the record as the command left it (read again when it may have changed).
+            var after = self.status(of: command == .status ? record : try kept.load(), progress: progress)
+            after.recoveryKey = recoveryKey
+            return after
         }
         if command != .status, command != .now {
             syncing.store(true, ordering: .relaxed)
             wake.signal()
         }
-        var status = try self.status()
-        status.recoveryKey = recoveryKey
         return status
     }
 
-    /// How sync stands.
-    private func status() throws(KeychainError) -> SyncStatus {
-        try progress.withLock { (progress) throws(KeychainError) -> SyncStatus in
-            guard let record = try KeychainSyncState(keychain: keychain).load() else {
-                return SyncStatus(state: .off, runsInBackground: runsInBackground)
+    /// Carries out `command` for the device `record` keeps; the recovery key of a circle `enable` made.
+    private func carryOut(
+        _ command: SyncCommand, record: SyncDeviceRecord?, kept: KeychainSyncState, progress: inout Progress
+    ) throws(KeychainError) -> SecureBytes? {
+        switch command {
+        case .status:
+            return nil
+        case .now:
+            guard let record, !record.paused else {
+                throw KeychainError(.notAvailable, "this device does not sync: clavis sync status says why")
             }
-            var status = SyncStatus(
-                state: .syncing, server: record.server, lastRound: progress.lastRound, lastError: progress.lastError,
-                runsInBackground: runsInBackground)
-            switch record.phase {
-            case .joining(let device, let request):
-                status.state = .joining
-                status.device = SyncStatus.Device(
-                    identifier: Hexadecimal.text(device.identifier), name: request.member.name)
-                status.joinCode = request.code
-            case .member(let membership, _):
-                status.members = membership.circle.members.map {
-                    SyncStatus.Device(identifier: Hexadecimal.text($0.identifier), name: $0.name)
-                }
-                status.device = status.members.first { $0.identifier == Hexadecimal.text(membership.device.identifier) }
+            try runRound(record, on: try SyncDatabase(connectionString: record.server), progress: &progress)
+            return nil
+        case .disable(let forget):
+            guard var record else { return nil }
+            if forget {
+                try kept.remove()
+            } else {
+                record.paused = true
+                try kept.save(record)
             }
-            if record.paused { status.state = .paused }
-            return status
+            progress = Progress()
+            return nil
+        default:
+            return try SyncCircleCommands(keychain: keychain).perform(command, record: record)
         }
+    }
+
+    /// How sync stands for the device `record` keeps, after the rounds `progress` notes.
+    private func status(of record: SyncDeviceRecord?, progress: Progress) -> SyncStatus {
+        guard let record else {
+            return SyncStatus(state: .off, runsInBackground: runsInBackground)
+        }
+        var status = SyncStatus(
+            state: .syncing, server: record.server, lastRound: progress.lastRound, lastError: progress.lastError,
+            runsInBackground: runsInBackground)
+        switch record.phase {
+        case .joining(let device, let request):
+            status.state = .joining
+            status.device = SyncStatus.Device(
+                identifier: Hexadecimal.text(device.identifier), name: request.member.name)
+            status.joinCode = request.code
+        case .member(let membership, _):
+            status.members = membership.circle.members.map {
+                SyncStatus.Device(identifier: Hexadecimal.text($0.identifier), name: $0.name)
+            }
+            status.device = status.members.first { $0.identifier == Hexadecimal.text(membership.device.identifier) }
+        }
+        if record.paused { status.state = .paused }
+        return status
     }
 
     /// Runs a round for the device `record` keeps, on `database`, and notes what it did or why it failed.

@@ -20,6 +20,9 @@ public struct SyncEngine {
     /// may bring back an item deleted meanwhile.
     public static let tombstoneLifetime: Int64 = 90 * 24 * 3600 * 1000
 
+    /// How far devices' clocks may disagree about a tombstone's expiry: a day.
+    static let clockAllowance: Int64 = 24 * 3600 * 1000
+
     /// An engine for `membership`, resuming from `state`.
     public init(membership: SyncMembership, state: SyncState = SyncState()) {
         self.membership = membership
@@ -184,7 +187,7 @@ public struct SyncEngine {
     /// day early, for clocks that differ): any device may have removed it from the server since, and the item may
     /// have begun again at version 1.
     private func knowsExpiredTombstone(_ identifier: [UInt8]) -> Bool {
-        state.tombstones[identifier].map { now() - $0 > Self.tombstoneLifetime - 24 * 3600 * 1000 } ?? false
+        state.tombstones[identifier].map(mayHaveExpiredElsewhere) ?? false
     }
 
     /// Sends every local item changed since it last agreed with the server; false when another device wrote one of
@@ -247,8 +250,7 @@ public struct SyncEngine {
             marks.removeAll { $0.device == own.device }
             marks.append(own)
         }
-        // A day short of the lifetime: a device whose clock runs ahead may already have removed an expired tombstone.
-        for mark in marks where now() - mark.modified <= Self.tombstoneLifetime - 24 * 3600 * 1000 {
+        for mark in marks where !mayHaveExpiredElsewhere(mark.modified) {
             guard let held = try records.version(of: mark.record), held >= mark.version else {
                 throw KeychainError(
                     .verifyFailed,
@@ -283,6 +285,12 @@ public struct SyncEngine {
     /// How a message names the device `identifier` of `circle`.
     private static func name(of identifier: [UInt8], in circle: SyncCircle) -> String {
         circle.member(identifier).map { "device '\($0.name)'" } ?? "a device"
+    }
+
+    /// True when a tombstone made at `modified` may have expired on some device: older than `tombstoneLifetime` less
+    /// `clockAllowance` (a device whose clock runs ahead may already have removed it from the server).
+    private func mayHaveExpiredElsewhere(_ modified: Int64) -> Bool {
+        now() - modified > Self.tombstoneLifetime - Self.clockAllowance
     }
 
     /// True for a tombstone older than `tombstoneLifetime`.
