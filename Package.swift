@@ -25,6 +25,7 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Only ClavisSystem imports these three.
         .systemLibrary(name: "CProcessHardening"),
         .target(name: "CUnixSocket"),
         .target(name: "CChildProcess"),
@@ -36,6 +37,8 @@ let package = Package(
         .target(name: "CSecretService", linkerSettings: [.linkedLibrary("systemd")]),
         // Another Secret Service provider, read by `clavis import-secret-service`; libsystemd is loaded on first use.
         .target(name: "CSecretSource", dependencies: ["CBusLibrary"]),
+        // The Secret Service of another provider, read by `clavis import-secret-service`.
+        .target(name: "ClavisBus", dependencies: ["ClavisCore", "CSecretSource"]),
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
         .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -47,31 +50,36 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "CPostgres", dependencies: ["CLibPQ"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ClavisSync", dependencies: ["ClavisCore", "ClavisCrypto", "CPostgres"]),
-        .target(name: "ClavisCore"),
+        // The system layer: sockets, processes, files, system calls retried on EINTR, errno as SystemError.
+        .target(name: "ClavisSystem", dependencies: ["CUnixSocket", "CChildProcess", "CProcessHardening"]),
+        .target(name: "ClavisCore", dependencies: ["ClavisSystem"]),
         .target(name: "ClavisCrypto", dependencies: ["ClavisCore", "COpenSSL"]),
         .target(name: "ClavisSQLite", dependencies: ["CSQLite"]),
-        .target(name: "ClavisStore", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
+        .target(
+            name: "ClavisStore",
+            dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM", "ClavisSystem"]),
         .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto"]),
-        .target(name: "ClavisIPC", dependencies: ["ClavisCore", "CUnixSocket", "CProcessHardening"]),
+        .target(name: "ClavisIPC", dependencies: ["ClavisCore", "ClavisSystem"]),
         .target(
             name: "ClavisServer",
             dependencies: [
-                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "CUnixSocket",
-                "ClavisAuthentication", "CJournal", "CLogind", "CSecretService",
+                "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisSystem",
+                "ClavisAuthentication", "CJournal", "CLogind", "CSecretService", "CSystemd",
             ]),
         .executableTarget(
-            name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "CSystemd", "CProcessHardening"],
+            name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "ClavisSystem"],
             linkerSettings: shippedBinaryLinking),
         .target(
             name: "ClavisEmbedded",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisStore", "ClavisAuthentication", "ClavisTPM",
-                "ClavisSync",
+                "ClavisSync", "ClavisSystem",
             ]),
         .executableTarget(
             name: "clavis-bench",
-            dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM"]),
+            dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM", "ClavisSystem"]),
         .testTarget(name: "ClavisCoreTests", dependencies: ["ClavisCore"]),
+        .testTarget(name: "ClavisSystemTests", dependencies: ["ClavisSystem"]),
         // What several test targets share: a real PostgreSQL server for a test.
         .target(
             name: "ClavisTestSupport", dependencies: ["ClavisSync", "ClavisCore"], path: "Tests/ClavisTestSupport"),
@@ -86,7 +94,8 @@ let package = Package(
         .testTarget(name: "ClavisServerTests", dependencies: ["ClavisServer", "ClavisCore"]),
         .testTarget(name: "ClavisIdentityTests", dependencies: ["ClavisIdentity", "ClavisCore"]),
         .testTarget(
-            name: "ClavisStoreTests", dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite"]),
+            name: "ClavisStoreTests",
+            dependencies: ["ClavisStore", "ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -104,12 +113,12 @@ let package = Package(
     ]
     package.targets += [
         .target(
-            name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto", "CChildProcess", "CFprintd"]),
+            name: "ClavisAuthentication", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSystem", "CFprintd"]),
         .target(
             name: "ClavisClient",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC",
-                "ClavisAuthentication", "CProcessHardening",
+                "ClavisAuthentication", "ClavisSystem",
             ]),
         .target(
             name: "Security", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisClient", "ClavisAuthentication"]),
@@ -119,16 +128,16 @@ let package = Package(
         .executableTarget(
             name: "clavis",
             dependencies: [
-                "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto", "CSecretSource",
-                "ClavisSync",
+                "ClavisCore", "ClavisClient", "ClavisAuthentication", "ClavisIdentity", "ClavisCrypto", "ClavisBus",
+                "ClavisSync", "ClavisSystem",
             ],
             linkerSettings: shippedBinaryLinking),
         .executableTarget(name: "clavis-fuzz", dependencies: ["Security"]),
         .executableTarget(
-            name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore"],
+            name: "git-credential-clavis", dependencies: ["ClavisClient", "ClavisCore", "ClavisSystem"],
             linkerSettings: shippedBinaryLinking),
         .target(
-            name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "CChildProcess"]),
+            name: "ClavisTesting", dependencies: ["ClavisClient", "ClavisCore", "ClavisEmbedded", "ClavisSystem"]),
         .testTarget(name: "ClavisTestingTests", dependencies: ["ClavisTesting", "Security", "LocalAuthentication"]),
         .testTarget(
             name: "ClavisTPMTests",
@@ -165,6 +174,6 @@ let package = Package(
         target.dependencies += ["Security", "ClavisClient"]
     }
     for target in package.targets where target.name == "clavis-bench" {
-        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity", "ClavisSync", "ClavisAuthentication"]
+        target.dependencies += ["Security", "ClavisClient", "ClavisIdentity", "ClavisSync"]
     }
 #endif

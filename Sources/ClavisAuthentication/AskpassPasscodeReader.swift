@@ -1,4 +1,5 @@
 public import ClavisCore
+import ClavisSystem
 
 /// Reads the passcode through an askpass program (the `SSH_ASKPASS`/`SUDO_ASKPASS` convention), named by
 /// `CLAVIS_ASKPASS`.

@@ -1,4 +1,5 @@
 public import ClavisCore
+import ClavisSystem
 
 /// The daemon's trusted passcode prompt: a `pinentry` program (GnuPG's convention), spoken to in the Assuan
 /// protocol, so that the client asking for an authentication never sees the passcode.

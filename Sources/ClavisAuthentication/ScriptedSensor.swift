@@ -1,5 +1,6 @@
 public import ClavisCore
 import ClavisCrypto
+import ClavisSystem
 public import FoundationEssentials
 
 #if canImport(Glibc)
@@ -69,6 +70,9 @@ public struct ScriptedSensor: BiometricSensor {
         }
     }
 
+    /// How much of the script file is read at most: far more than any script a test or developer writes.
+    private static let largestScript = 16 << 20
+
     /// Runs `body` on the script under an exclusive lock and writes the script back when `body` changed it.
     private func transact<Value>(_ body: (inout Script) -> Result<Value, AuthenticationFailure>)
         throws(AuthenticationFailure) -> (kind: BiometryKind, value: Value)
@@ -77,16 +81,9 @@ public struct ScriptedSensor: BiometricSensor {
         guard descriptor >= 0 else { throw .biometryNotAvailable }
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else { throw .biometryNotAvailable }
-        var contents = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw .biometryNotAvailable }
-            if count == 0 { break }
-            contents += buffer[0..<count]
-        }
-        guard var script = try? JSONDecoder().decode(Script.self, from: Data(contents)) else {
+        guard let contents = try? FileContents.read(descriptor, limit: Self.largestScript),
+            var script = try? JSONDecoder().decode(Script.self, from: Data(contents))
+        else {
             throw .biometryNotAvailable
         }
         let original = script

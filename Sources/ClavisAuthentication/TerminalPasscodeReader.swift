@@ -1,4 +1,5 @@
 public import ClavisCore
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -52,8 +53,7 @@ public struct TerminalPasscodeReader: PasscodeReader {
         let typed = SecureBytes(count: capacity) { buffer in
             var byte: UInt8 = 0
             while true {
-                let count = read(descriptor, &byte, 1)
-                if count < 0 && errno == EINTR { continue }
+                let count = SystemCall.retrying { read(descriptor, &byte, 1) }
                 if count <= 0 || byte == 0x03 || (byte == 0x04 && length == 0) {
                     canceled = true
                     break

@@ -1,4 +1,4 @@
-import CProcessHardening
+import ClavisSystem
 
 /// Keeps the secrets a client process holds out of core dumps and away from debuggers of the same user.
 public enum ProcessHardening {
@@ -6,6 +6,6 @@ public enum ProcessHardening {
     /// processes of the same user). Call it first thing, before any secret is read; true on success.
     @discardableResult
     public static func disableCoreDumps() -> Bool {
-        clavis_disable_core_dumps() == 0
+        ProcessLimits.disableCoreDumps()
     }
 }

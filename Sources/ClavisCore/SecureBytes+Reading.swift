@@ -1,3 +1,5 @@
+public import ClavisSystem
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -31,8 +33,7 @@ extension SecureBytes {
         let buffer = SecureBytes(count: limit + 1) { bytes in
             while length <= limit {
                 let wanted = delimiter == nil ? limit + 1 - length : 1
-                let count = Glibc.read(descriptor, bytes.baseAddress! + length, wanted)
-                if count < 0 && errno == EINTR { continue }
+                let count = SystemCall.retrying { Glibc.read(descriptor, bytes.baseAddress! + length, wanted) }
                 if count < 0 { failure = errno }
                 if count <= 0 { break }
                 sawAnything = true
@@ -76,8 +77,9 @@ extension SecureBytes {
     private static func readExactly(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var filled = 0
         while filled < buffer.count {
-            let count = Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            if count < 0 && errno == EINTR { continue }
+            let count = SystemCall.retrying {
+                Glibc.read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
             if count < 0 { return -Int(errno) }
             if count == 0 { break }
             filled += count

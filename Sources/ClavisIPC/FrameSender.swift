@@ -1,4 +1,4 @@
-internal import CUnixSocket
+import ClavisSystem
 
 /// The process that sent a frame, as the kernel attached it to the bytes (`SCM_CREDENTIALS`): never as the sender
 /// says. Bytes sent before the receiver asked for credentials carry none (process 0).
@@ -17,12 +17,12 @@ public struct FrameSender: Sendable, Hashable {
         self.gid = gid
     }
 
-    init(_ credentials: clavis_sender) {
+    init(_ credentials: UnixSocket.Credentials) {
         pid = credentials.pid
         uid = credentials.uid
         gid = credentials.gid
     }
 
-    /// The sender as the C layer names one.
-    var credentials: clavis_sender { clavis_sender(pid: pid, uid: uid, gid: gid) }
+    /// The sender as the socket layer names one.
+    var credentials: UnixSocket.Credentials { UnixSocket.Credentials(pid: pid, uid: uid, gid: gid) }
 }

@@ -1,6 +1,5 @@
-internal import CProcessHardening
-internal import CUnixSocket
 public import ClavisCore
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -34,14 +33,13 @@ public final class SocketConnection {
         self.descriptor = descriptor
         self.pollMicroseconds = pollMicroseconds
         self.readsSenders = readsSenders
-        if readsSenders { _ = clavis_socket_pass_credentials(descriptor) }
+        if readsSenders { UnixSocket.passCredentials(descriptor) }
     }
 
     /// Where in the stream the bytes that have reached this end (read or waiting in the socket) end: anything past
     /// it was sent after this call began. `nil` when the socket cannot tell.
     public func arrivedBytes() -> UInt64? {
-        let waiting = clavis_socket_unread_count(descriptor)
-        guard waiting >= 0 else { return nil }
+        guard let waiting = UnixSocket.unreadCount(descriptor) else { return nil }
         return receivedBytes + UInt64(waiting)
     }
 
@@ -59,18 +57,19 @@ public final class SocketConnection {
     ///
     /// - Throws: `notAvailable` naming the socket and the system's reason when nothing answers there.
     public convenience init(connectingTo path: String) throws(KeychainError) {
-        let descriptor = clavis_socket_connect(path)
-        guard descriptor >= 0 else {
-            throw KeychainError(
-                .notAvailable, "no keychain daemon answers at \(path): \(String(cString: clavis_last_error_text()))")
+        let descriptor: Int32
+        do throws(SystemError) {
+            descriptor = try UnixSocket.connect(to: path)
+        } catch {
+            throw KeychainError(.notAvailable, "no keychain daemon answers at \(path): \(error)")
         }
         // Nothing is sent to a socket whose listener is not a keychain daemon this process may trust.
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        guard clavis_socket_peer(descriptor, &pid, &uid, &gid) == 0 else {
+        let uid: UInt32
+        do throws(SystemError) {
+            uid = try UnixSocket.peer(of: descriptor).uid
+        } catch {
             close(descriptor)
-            throw KeychainError(.notAvailable, "cannot tell who listens at \(path): \(Self.systemErrorText())")
+            throw KeychainError(.notAvailable, "cannot tell who listens at \(path): \(error)")
         }
         guard Self.isTrustedDaemonUser(uid) else {
             close(descriptor)
@@ -80,11 +79,11 @@ public final class SocketConnection {
                     + "the \(Self.systemDaemonUser) system user or this user")
         }
         // A daemon that stops answering (hung, or stopped in a debugger) fails the call rather than the process.
-        _ = clavis_socket_receive_timeout(descriptor, Self.answerTimeoutSeconds)
+        UnixSocket.limitReceiveWait(descriptor, seconds: Self.answerTimeoutSeconds)
         self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
         // This user's own daemon runs without privileges: it identifies this process through /proc, which a
         // non-dumpable process shows only to CAP_SYS_PTRACE. Core dumps stay off (README, "Threat model").
-        if uid == getuid() && uid != 0 { _ = clavis_allow_inspection_by_own_user() }
+        if uid == getuid() && uid != 0 { ProcessLimits.allowInspectionByOwnUser() }
     }
 
     /// The user the system daemon runs as (`systemd/clavis.sysusers`).
@@ -93,7 +92,7 @@ public final class SocketConnection {
     /// True for a user a client trusts to listen as its keychain daemon: root, its own user (the user daemon), and
     /// the system daemon's user (looked up only when the listener is neither of the others).
     static func isTrustedDaemonUser(_ uid: UInt32) -> Bool {
-        uid == 0 || uid == getuid() || clavis_user_id(systemDaemonUser) == Int64(uid)
+        uid == 0 || uid == getuid() || UnixSocket.userID(named: systemDaemonUser) == uid
     }
 
     /// The name of user `uid`, or its number when it has none.
@@ -101,9 +100,6 @@ public final class SocketConnection {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
         return String(cString: name)
     }
-
-    /// The system's text for the last error.
-    private static func systemErrorText() -> String { String(cString: clavis_last_error_text()) }
 
     /// Limits how long one send may take while the peer does not read (a full socket buffer): past `seconds` from
     /// its start, whatever the peer read meanwhile, the send fails with `io` and the frame is not delivered whole.
@@ -129,15 +125,15 @@ public final class SocketConnection {
         // body behind the header.
         var header = ByteWriter()
         frame.writeHeader(to: &header)
-        let sent =
-            header.bytes.withUnsafeBytes { head in
-                frame.body.withUnsafeBytes { body in
-                    clavis_socket_send_two(
-                        descriptor, head.baseAddress, head.count, body.baseAddress, body.count, sendLimitSeconds)
+        let sent = header.bytes.withUnsafeBytes { head in
+            frame.body.withUnsafeBytes { body in
+                Result { () throws(SystemError) in
+                    try UnixSocket.send(descriptor, head: head, body: body, limitSeconds: sendLimitSeconds)
                 }
-            } == 0
-        guard sent else {
-            throw KeychainError(.io, "the keychain connection is closed: \(String(cString: clavis_last_error_text()))")
+            }
+        }
+        if case .failure(let error) = sent {
+            throw KeychainError(.io, "the keychain connection is closed: \(error)")
         }
     }
 
@@ -209,7 +205,7 @@ public final class SocketConnection {
     /// socket's buffer fails to send with the notice unread). Never waits.
     public func versionNoticeLeft() -> UInt8? {
         if readAhead.count < Frame.headerSize {
-            let received = readAhead.fill { clavis_socket_receive_waiting(descriptor, $0, $1) }
+            let received = readAhead.fill { UnixSocket.receiveWaiting(descriptor, into: $0, count: $1) }
             receivedBytes += UInt64(max(received, 0))
         }
         return otherVersionWaiting()
@@ -237,14 +233,18 @@ public final class SocketConnection {
     {
         let poll = polling ? pollMicroseconds : 0
         guard readsSenders else {
-            let received = readAhead.fill { clavis_socket_receive_some_polling(descriptor, $0, $1, poll) }
+            let received = readAhead.fill {
+                UnixSocket.receiveSome(descriptor, into: $0, count: $1, pollMicroseconds: poll)
+            }
             guard received >= 0 else { throw Self.broken() }
             receivedBytes += UInt64(max(received, 0))
             return received > 0
         }
-        var credentials = clavis_sender()
+        var credentials = UnixSocket.Credentials(pid: 0, uid: 0, gid: 0)
         let expected = readAhead.isEmpty ? frameSender : readAheadSender
-        let received = readAhead.fill { clavis_socket_receive_credited(descriptor, $0, $1, poll, &credentials) }
+        let received = readAhead.fill {
+            UnixSocket.receiveSome(descriptor, into: $0, count: $1, pollMicroseconds: poll, sender: &credentials)
+        }
         guard received >= 0 else { throw Self.broken() }
         guard received > 0 else { return false }
         receivedBytes += UInt64(received)
@@ -256,7 +256,7 @@ public final class SocketConnection {
 
     /// The error of a receive that failed.
     private static func broken() -> KeychainError {
-        KeychainError(.io, "the keychain connection broke: \(String(cString: clavis_last_error_text()))")
+        KeychainError(.io, "the keychain connection broke: \(SystemError(errno))")
     }
 
     /// The error of a frame whose bytes two processes wrote.
@@ -274,13 +274,16 @@ public final class SocketConnection {
     {
         var chunk = [UInt8](repeating: 0, count: count)
         defer { Frame.wipe(&chunk) }
-        let result = chunk.withUnsafeMutableBytes { buffer in
-            guard readsSenders else { return clavis_socket_receive_all(descriptor, buffer.baseAddress, count) }
-            // A frame begun without credentials (none were asked for yet) cannot continue with any.
-            var expected = sender?.credentials ?? clavis_sender(pid: -1, uid: 0, gid: 0)
-            return clavis_socket_receive_all_from(descriptor, buffer.baseAddress, count, &expected)
+        // A frame begun without credentials (none were asked for yet) cannot continue with any.
+        let received = chunk.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemError) in
+                try UnixSocket.receiveAll(
+                    descriptor, into: buffer, from: sender?.credentials, checkingSenders: readsSenders)
+            }
         }
-        guard result == 0 else { throw KeychainError(.io, "the keychain connection broke in the middle of a message") }
+        guard case .success = received else {
+            throw KeychainError(.io, "the keychain connection broke in the middle of a message")
+        }
         receivedBytes += UInt64(count)
         try body.append(chunk)
     }

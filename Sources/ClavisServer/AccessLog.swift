@@ -1,4 +1,5 @@
 public import ClavisCore
+import ClavisSystem
 public import Dispatch
 public import FoundationEssentials
 import Synchronization

@@ -1,4 +1,5 @@
 import ClavisIdentity
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,9 +1,9 @@
-internal import CUnixSocket
 import ClavisAuthentication
 public import ClavisCore
 import ClavisEmbedded
 import ClavisIPC
 import ClavisIdentity
+import ClavisSystem
 import Dispatch
 import FoundationEssentials
 import Synchronization
@@ -44,7 +44,7 @@ public final class KeychainDaemon: Sendable {
         self.listening = listening
         // Every byte a client sends then carries its process's credentials, from its connect on (each request is
         // answered for the process that sent it: `ConnectionSession`).
-        _ = clavis_socket_pass_credentials(listening)
+        UnixSocket.passCredentials(listening)
         daemonUID = getuid()
         idleLock = settings.autoLock.map(IdleLock.init(period:))
         accessLog = AccessLog(folder: settings.state, limit: settings.accessLogLimit)
@@ -54,11 +54,11 @@ public final class KeychainDaemon: Sendable {
     ///
     /// - Throws: `io` naming the socket and the system's reason.
     public static func listen(on path: String, mode: DaemonSettings.Mode) throws(KeychainError) -> Int32 {
-        let descriptor = clavis_socket_listen(path, mode == .system ? 0o666 : 0o600)
-        guard descriptor >= 0 else {
-            throw KeychainError(.io, "cannot listen on \(path): \(String(cString: clavis_last_error_text()))")
+        do throws(SystemError) {
+            return try UnixSocket.listen(at: path, mode: mode == .system ? 0o666 : 0o600)
+        } catch {
+            throw KeychainError(.io, "cannot listen on \(path): \(error)")
         }
-        return descriptor
     }
 
     /// Accepts connections until the listening socket fails; each is served on its own thread.
@@ -68,21 +68,21 @@ public final class KeychainDaemon: Sendable {
         let timer = idleLock.map(lockIdleKeychains)
         withExtendedLifetime(timer) { () -> Never in
             while true {
-                let connection = clavis_socket_accept(listening)
-                guard connection >= 0 else {
-                    switch clavis_last_errno() {
+                do throws(SystemError) {
+                    admit(try UnixSocket.accept(listening))
+                } catch {
+                    switch error.code {
                     case EINTR, ECONNABORTED, EAGAIN, EPROTO:
                         continue
                     case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                         // Out of descriptors or memory: let connections end before accepting more.
-                        clavis_wait_readable(-1, 100)
+                        UnixSocket.waitReadable(-1, milliseconds: 100)
                         continue
                     default:
-                        DaemonLog.report("cannot accept connections: \(String(cString: clavis_last_error_text()))")
+                        DaemonLog.report("cannot accept connections: \(error)")
                         exit(1)
                     }
                 }
-                admit(connection)
             }
         }
     }
@@ -106,12 +106,9 @@ public final class KeychainDaemon: Sendable {
     private func admit(_ descriptor: Int32) {
         let connection = SocketConnection(
             descriptor: descriptor, pollMicroseconds: Self.nextRequestPollMicroseconds, readsSenders: true)
-        var pid: Int32 = 0
-        var peerUID: UInt32 = 0
-        var gid: UInt32 = 0
-        guard clavis_socket_peer(descriptor, &pid, &peerUID, &gid) == 0 else { return }
-        let uid = peerUID
-        let connected = FrameSender(pid: pid, uid: peerUID, gid: gid)
+        guard let peer = try? UnixSocket.peer(of: descriptor) else { return }
+        let uid = peer.uid
+        let connected = FrameSender(pid: peer.pid, uid: peer.uid, gid: peer.gid)
         connection.budget = requestBudget.forUser(uid)
         let admitted = openConnections.withLock { open in
             guard open[uid, default: 0] < Self.connectionsPerUser else { return false }
@@ -119,7 +116,7 @@ public final class KeychainDaemon: Sendable {
             return true
         }
         guard admitted else { return }
-        _ = clavis_socket_receive_timeout(descriptor, Self.idleSeconds)
+        UnixSocket.limitReceiveWait(descriptor, seconds: Self.idleSeconds)
         connection.limitSendWait(seconds: Self.answerWaitSeconds)
         let handedOver = SendableConnection(connection)
         let started = DetachedThread.start {

@@ -1,6 +1,6 @@
-internal import CUnixSocket
 public import ClavisCore
 import ClavisIdentity
+public import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +36,7 @@ public struct PeerProcess: Sendable {
     public static func identify(pid: Int32, uid: UInt32, gid: UInt32, pidfd borrowed: Int32) throws(KeychainError)
         -> PeerProcess
     {
-        let pidfd = borrowed >= 0 ? borrowed : clavis_pidfd_open(pid)
+        let pidfd = borrowed >= 0 ? borrowed : (ProcessPin.open(pid) ?? -1)
         guard pid > 0, pidfd >= 0 else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) is gone")
         }
@@ -48,7 +48,7 @@ public struct PeerProcess: Sendable {
         guard let status = directory?.contents(of: "status"), Self.status(status, namesUser: uid) else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) does not run as user \(uid)")
         }
-        guard clavis_pidfd_is_alive(pidfd) == 1 else {
+        guard ProcessPin.isAlive(pidfd) else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) ended while it was identified")
         }
         return PeerProcess(
@@ -111,104 +111,5 @@ public struct PeerProcess: Sendable {
     /// The SHA-256 of the running executable's contents, hexadecimal (cached by file version).
     public func executableDigest() -> String? {
         executableFile.flatMap { ExecutableDigest.sha256(ofDescriptor: $0.descriptor) }
-    }
-}
-
-/// A process's executable file, held open (the descriptor is closed in `deinit`).
-public final class RunningExecutable: Sendable {
-    /// The open file.
-    let descriptor: Int32
-    /// Its device.
-    public let device: UInt64
-    /// Its inode.
-    public let inode: UInt64
-
-    /// Opens the executable of process `pid`; `nil` when the daemon may not.
-    init?(pid: Int32) {
-        let descriptor = clavis_open_process_executable(pid)
-        guard descriptor >= 0 else { return nil }
-        var device: UInt64 = 0
-        var inode: UInt64 = 0
-        guard clavis_file_identity(descriptor, &device, &inode) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
-        self.device = device
-        self.inode = inode
-    }
-
-    deinit {
-        close(descriptor)
-    }
-}
-
-/// A process's folder in /proc, open (`O_PATH`; closed in `deinit`): bound to that process, so that once it has
-/// ended nothing is found through it, even when another process has its pid.
-final class ProcessDirectory: Sendable {
-    private let descriptor: Int32
-
-    /// Opens the folder of process `pid`; `nil` when it cannot be opened.
-    init?(pid: Int32) {
-        let opened = clavis_open_process_directory(pid)
-        guard opened >= 0 else { return nil }
-        descriptor = opened
-    }
-
-    deinit {
-        close(descriptor)
-    }
-
-    /// The whole contents of the file `name` in the process's folder (`status`, `environ`, `maps`); `nil` when it
-    /// cannot be read (the process ended, or the daemon may not look).
-    func contents(of name: String) -> [UInt8]? {
-        let file = openat(descriptor, name, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return contents }
-            contents += chunk[0..<count]
-        }
-    }
-
-    /// The environment the process was started with: /proc/PID/environ, or, when that file's mode keeps a daemon with
-    /// only `CAP_SYS_PTRACE` out (a non-dumpable process's files are root's), the same bytes read from its memory
-    /// between the `env_start` and `env_end` that /proc/PID/stat gives. `nil` when neither can be read.
-    func startingEnvironment(pid: Int32) -> [UInt8]? {
-        if let environment = contents(of: "environ") { return environment }
-        guard let stat = contents(of: "stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        // Fields from the third (state) on, after the command's name in parentheses; env_start is the 50th.
-        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 48, let start = UInt64(String(decoding: fields[47], as: UTF8.self)),
-            let end = UInt64(String(decoding: fields[48], as: UTF8.self)), start > 0, end > start,
-            end - start <= 1 << 20
-        else { return nil }
-        var environment = [UInt8](repeating: 0, count: Int(end - start))
-        let read = environment.withUnsafeMutableBytes {
-            clavis_read_process_memory(pid, start, $0.baseAddress, $0.count)
-        }
-        guard read == environment.count else { return nil }
-        return environment
-    }
-
-    /// The device and inode of the process's mount namespace (`ns/mnt`); `nil` when the daemon may not look.
-    func mountNamespace() -> (device: UInt64, inode: UInt64)? {
-        var info = stat()
-        guard fstatat(descriptor, "ns/mnt", &info, 0) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
-    }
-
-    /// The device and inode of the executable the process runs now; `nil` once it has ended, or when the daemon may
-    /// not look.
-    func executableIdentity() -> (device: UInt64, inode: UInt64)? {
-        var device: UInt64 = 0
-        var inode: UInt64 = 0
-        guard clavis_process_executable_identity(descriptor, &device, &inode) == 0 else { return nil }
-        return (device, inode)
     }
 }

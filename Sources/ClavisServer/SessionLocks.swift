@@ -1,5 +1,6 @@
 import CLogind
 import ClavisCore
+import ClavisSystem
 
 /// logind's session events, followed on the system bus: a session's screen lock locks its user's keychain, and the
 /// machine going to sleep locks every keychain, as an iPhone's keychain locks with its screen (`WhenUnlocked`

@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-internal import CChildProcess
 import ClavisCore
+import ClavisSystem
 import Dispatch
 import Synchronization
 
@@ -41,17 +41,17 @@ final class PrivateDaemon: Sendable {
         // Other children of this process must not hold the log open: only the daemon's copy (its descriptor 2).
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let arguments = [
-            executable, "--user", "--socket", socket, "--state", state, "--registry", registry, "--biometry-script",
+            "--user", "--socket", socket, "--state", state, "--registry", registry, "--biometry-script",
             biometryScript,
         ]
-        var pid: pid_t = 0
-        let cArguments = arguments.map { strdup($0) } + [nil]
-        defer { for argument in cArguments { free(argument) } }
-        let spawned = clavis_spawn_background(executable, cArguments, pipeEnds[1], &pid)
+        let spawned = ChildProcess.startInBackground(executable, arguments, errorDescriptor: pipeEnds[1])
         close(pipeEnds[1])
-        guard spawned == 0 else {
+        let pid: pid_t
+        switch spawned {
+        case .success(let started): pid = started
+        case .failure(let error):
             close(pipeEnds[0])
-            throw KeychainError(.io, "cannot start \(executable): \(String(cString: strerror(spawned)))")
+            throw KeychainError(.io, "cannot start \(executable): \(error)")
         }
         process.withLock { $0 = pid }
         // This start's own "listening on", not an earlier start's.
@@ -73,8 +73,7 @@ final class PrivateDaemon: Sendable {
             })
         else { return }
         kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        ChildProcess.waitForExit(pid)
     }
 
     /// What the daemon wrote to its standard error so far.
@@ -104,8 +103,7 @@ final class PrivateDaemon: Sendable {
         DispatchQueue.global().async { [self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = read(descriptor, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
+                let count = SystemCall.retrying { read(descriptor, &buffer, buffer.count) }
                 if count <= 0 { break }
                 let chunk = String(decoding: buffer[0..<count], as: UTF8.self)
                 log.withLock { $0 += chunk }

@@ -1,8 +1,8 @@
 #if os(Linux)
     import ClavisStore
-    import ClavisAuthentication
     import Foundation
     import Glibc
+    import ClavisSystem
 
     /// One command per call, as a script calls it: `clavis find-generic-password -w` against `secret-tool lookup`
     /// (gnome-keyring), interleaved in the same run. Runs when the team's gnome-keyring peer script (`--install`)

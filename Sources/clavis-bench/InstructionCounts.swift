@@ -1,7 +1,7 @@
 #if os(Linux)
-    import ClavisAuthentication
     import Foundation
     import Glibc
+    import ClavisSystem
 
     /// What `SecItemCopyMatching` and `SecItemAdd` execute per call, counted by valgrind's callgrind: within about
     /// 0.2% from run to run whatever else the machine is doing, where this VM's µs rows move by half with the host's

@@ -1,7 +1,7 @@
 #if os(Linux)
-    import ClavisAuthentication
     import Foundation
     import Security
+    import ClavisSystem
 
     /// P-256 ECDSA through `SecKey` (`SecKeyCreateSignature`, `SecKeyVerifySignature` with
     /// `.ecdsaSignatureMessageX962SHA256` over a 32-byte message), beside `openssl speed ecdsap256` on the same

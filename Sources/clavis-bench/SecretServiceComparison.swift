@@ -1,7 +1,7 @@
 #if os(Linux)
-    import ClavisAuthentication
     import Foundation
     import Glibc
+    import ClavisSystem
 
     /// A lookup through the freedesktop Secret Service as Python programs make it (`secretstorage`: a collection's
     /// `SearchItems` by attributes, then the item's `GetSecret` in a `dh-ietf1024-sha256-aes128-cbc-pkcs7` session;
@@ -22,7 +22,8 @@
                 return .failure(
                     CLIComparison.SkipReason("\(tool) is not installed (bash gnome-keyring-peer.sh --install)"))
             }
-            guard ChildProcess.runToEnd(python, ["-c", "import secretstorage"], discardingErrors: true).status == 0 else {
+            guard ChildProcess.runToEnd(python, ["-c", "import secretstorage"], discardingErrors: true).status == 0
+            else {
                 return .failure(CLIComparison.SkipReason("\(python) has no secretstorage (python3-secretstorage)"))
             }
             return .success(clavisd)

@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisSystem
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ClavisAuthentication
 import ClavisClient
 import ClavisCore
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc

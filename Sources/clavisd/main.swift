@@ -1,7 +1,6 @@
-import CProcessHardening
-import CSystemd
 import ClavisCore
 import ClavisServer
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -94,17 +93,17 @@ if let size = options["--access-log-size"] {
     accessLogLimit = kibibytes * 1024
 }
 
-_ = clavis_disable_core_dumps()
+ProcessLimits.disableCoreDumps()
 // Before any thread starts: SIGTERM and SIGINT wait for the thread that stops the daemon (StopSignals).
 StopSignals.block()
 signal(SIGPIPE, SIG_IGN)
 // Request bodies are counted against a budget (README, "The daemon's limits"): memory a refused or answered one held
 // goes back to the system when it is freed, rather than staying in one of the connection threads' malloc arenas
 // (glibc otherwise raises its mmap threshold after the first large free, up to 32 MiB).
-_ = clavis_return_large_frees()
+ProcessLimits.returnLargeFrees()
 // Each process identified on a connection holds two descriptors (its executable and its /proc folder): up to 64
 // connections of 4 processes each for every user.
-_ = clavis_raise_open_file_limit(65536)
+ProcessLimits.raiseOpenFileLimit(to: 65536)
 let deviceKeyOptions: DeviceKeyOptions
 do throws(KeychainError) {
     deviceKeyOptions = try DeviceKeyOptions(
@@ -134,8 +133,11 @@ case .user:
 }
 settings.deviceKeyOptions = deviceKeyOptions
 
-var listening = clavis_systemd_listening_socket()
-if listening < 0 {
+let listening: Int32
+if let passed = ServiceManager.passedSocket() {
+    listening = passed
+    DaemonLog.report("\(mode.rawValue) mode, on the socket systemd passed")
+} else {
     let folder = String(
         settings.socketPath[..<(settings.socketPath.lastIndex(of: "/") ?? settings.socketPath.startIndex)])
     if !folder.isEmpty { makeFolders(folder, mode: mode == .system ? 0o755 : 0o700) }
@@ -145,8 +147,6 @@ if listening < 0 {
         fail(error.reason)
     }
     DaemonLog.report("\(mode.rawValue) mode, listening on \(settings.socketPath)")
-} else {
-    DaemonLog.report("\(mode.rawValue) mode, on the socket systemd passed")
 }
 if mode == .system { makeFolders(settings.state, mode: 0o700) }
 let daemon = KeychainDaemon(settings: settings, listening: listening)
@@ -165,5 +165,5 @@ if mode == .user {
         DaemonLog.report("the Secret Service is not served (--no-secret-service): org.freedesktop.secrets is free")
     }
 }
-clavis_systemd_notify_ready()
+ServiceManager.notifyReady()
 daemon.run()

@@ -1,5 +1,6 @@
 import ClavisClient
 import ClavisCore
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import ClavisCore
 import ClavisSQLite
+import ClavisSystem
 import Foundation
 import Testing
 

@@ -1,5 +1,3 @@
-import ClavisTestSupport
-
 #if os(Linux)
     import Foundation
     import Security

@@ -1,6 +1,7 @@
 package import ClavisCore
 package import ClavisStore
 internal import ClavisSync
+internal import ClavisSystem
 import FoundationEssentials
 import Synchronization
 

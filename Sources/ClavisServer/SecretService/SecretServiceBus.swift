@@ -1,5 +1,6 @@
 import CSecretService
 import ClavisCore
+import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc

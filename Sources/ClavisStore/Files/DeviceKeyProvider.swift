@@ -1,4 +1,5 @@
 package import ClavisCore
+internal import ClavisSystem
 
 /// Holds the 256-bit device key that every class key is bound to.
 package protocol DeviceKeyProvider: Sendable {

@@ -1,4 +1,5 @@
 internal import ClavisCore
+internal import ClavisSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 package import ClavisCore
+internal import ClavisSystem
 internal import ClavisTPM
 
 /// The device key sealed to a TPM 2.0: 32 random bytes sealed below the TPM's storage primary key (optionally under

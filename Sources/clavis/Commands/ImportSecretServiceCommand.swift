@@ -1,3 +1,4 @@
+import ClavisBus
 import ClavisClient
 import ClavisCore
 import ClavisIdentity

@@ -1,5 +1,6 @@
 import ClavisClient
 import ClavisCore
+import ClavisSystem
 import FoundationEssentials
 
 #if canImport(Glibc)

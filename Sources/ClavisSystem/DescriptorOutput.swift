@@ -14,8 +14,7 @@ public enum DescriptorOutput {
     public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
+            let written = SystemCall.retrying { write(descriptor, bytes.baseAddress! + offset, bytes.count - offset) }
             guard written > 0 else { return false }
             offset += written
         }

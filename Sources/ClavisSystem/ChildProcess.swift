@@ -57,7 +57,7 @@ package final class ChildProcess {
 
     /// Starts `path` with `arguments`, its standard error discarded when `discardingErrors`; `nil` when it cannot
     /// be started.
-    static func start(_ path: String, _ arguments: [String], discardingErrors: Bool = false) -> ChildProcess? {
+    package static func start(_ path: String, _ arguments: [String], discardingErrors: Bool = false) -> ChildProcess? {
         let argv = ([path] + arguments).map { strdup($0) }
         defer { for argument in argv { free(argument) } }
         var input: Int32 = -1
@@ -72,29 +72,28 @@ package final class ChildProcess {
 
     /// Writes `bytes` to the program's standard input; false when it stopped reading.
     @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         guard input >= 0 else { return false }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
+            let written = SystemCall.retrying {
+                bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + offset, bytes.count - offset) }
             }
+            guard written >= 0 else { return false }
             offset += written
         }
         return true
     }
 
     /// Closes the program's standard input (it reads end of file).
-    func closeInput() {
+    package func closeInput() {
         if input >= 0 { close(input) }
         input = -1
     }
 
     /// The next line the program writes, without its newline; `nil` at end of output or past `maximumOutput`.
     /// Callers receiving a secret zero the line after use.
-    func readLine() -> [UInt8]? {
+    package func readLine() -> [UInt8]? {
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffered[..<newline])
@@ -114,7 +113,7 @@ package final class ChildProcess {
     }
 
     /// Everything the program writes until it closes its output (at most `maximumOutput` bytes).
-    func readToEnd() -> [UInt8] {
+    package func readToEnd() -> [UInt8] {
         while buffered.count < Self.maximumOutput, fill() {}
         defer { buffered.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         let all = buffered
@@ -126,30 +125,46 @@ package final class ChildProcess {
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
         defer { chunk.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffered.append(contentsOf: chunk[..<count])
-            return true
-        }
+        let count = SystemCall.retrying { chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) } }
+        guard count > 0 else { return false }
+        buffered.append(contentsOf: chunk[..<count])
+        return true
     }
 
     /// Waits for the program to end: its exit status, or 128 plus the signal that killed it.
     @discardableResult
-    func wait() -> Int32 {
+    package func wait() -> Int32 {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else {
-                exitStatus = -1
-                return -1
-            }
+        guard SystemCall.retrying({ waitpid(pid, &status, 0) }) >= 0 else {
+            exitStatus = -1
+            return -1
         }
         let low = status & 0x7f
         let ended = low == 0 ? (status >> 8) & 0xff : 128 + low
         exitStatus = ended
         return ended
+    }
+
+    /// Starts `path` with `arguments` in the background, its standard input and output closed and its standard error
+    /// `errorDescriptor`: its process id, or the `errno` of why it could not start. The caller waits for it
+    /// (`waitForExit`).
+    package static func startInBackground(_ path: String, _ arguments: [String], errorDescriptor: Int32)
+        -> Result<Int32, SystemError>
+    {
+        let argv = ([path] + arguments).map { strdup($0) }
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        let error = (argv + [nil]).withUnsafeBufferPointer { arguments in
+            clavis_spawn_background(path, arguments.baseAddress, errorDescriptor, &pid)
+        }
+        return error == 0 ? .success(pid) : .failure(SystemError(error))
+    }
+
+    /// Waits for the process `pid` (a child of this one) to end.
+    package static func waitForExit(_ pid: Int32) {
+        var status: Int32 = 0
+        _ = SystemCall.retrying { waitpid(pid, &status, 0) }
     }
 
     /// Runs `path` with `arguments` to its end, `input` on its standard input (then end of file), its standard error

@@ -1,5 +1,5 @@
-import CSecretSource
-import ClavisCore
+internal import CSecretSource
+package import ClavisCore
 
 #if canImport(Glibc)
     import Glibc
@@ -9,26 +9,26 @@ import ClavisCore
 
 /// Another freedesktop Secret Service provider on the session bus (gnome-keyring, KeePassXC), read item by item for
 /// `import-secret-service`, in a `plain` session.
-final class SecretServiceSource {
+package final class SecretServiceSource {
     /// One item as the provider holds it.
-    struct SourceItem {
+    package struct SourceItem {
         /// The collection's name (the last element of its object path) and label.
-        var collection: String
-        var collectionLabel: String
-        var label: String
-        var attributes: [String: String]
-        var secret: SecureBytes
-        var contentType: String
+        package var collection: String
+        package var collectionLabel: String
+        package var label: String
+        package var attributes: [String: String]
+        package var secret: SecureBytes
+        package var contentType: String
     }
 
     /// The process providing the Secret Service.
-    let ownerPID: UInt32
+    package let ownerPID: UInt32
     private let source: OpaquePointer
 
     /// Opens a session with the owner of `org.freedesktop.secrets`.
     ///
     /// - Throws: `notAvailable` naming why there is none: no session bus, no provider, or no libsystemd.
-    init() throws(KeychainError) {
+    package init() throws(KeychainError) {
         var pid: UInt32 = 0
         var error: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
@@ -45,7 +45,7 @@ final class SecretServiceSource {
     /// `locked` with the label and item count of each collection that stays locked.
     ///
     /// - Throws: what `body` throws, or `io` naming what the provider failed to give.
-    func forEachItem(
+    package func forEachItem(
         _ body: @escaping (SourceItem) throws(KeychainError) -> Void,
         locked: @escaping (_ label: String, _ itemCount: Int) -> Void
     ) throws(KeychainError) {

@@ -16,9 +16,9 @@ public enum FileContents {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while contents.count < limit {
             let wanted = min(chunk.count, limit - contents.count)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw SystemError(errno) }
+            let count = try SystemCall.checked {
+                chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, wanted) }
+            }
             if count == 0 { break }
             contents += chunk[0..<count]
         }
