@@ -1,4 +1,5 @@
 import ClavisCore
+import ClavisTestSupport
 import Foundation
 import Glibc
 
@@ -109,15 +110,6 @@ final class SoftwareTPM {
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A new folder under /tmp whose name starts with `prefix`.
-func makeTemporaryFolder(_ prefix: String) throws -> String {
-    var template = Array("/tmp/clavis-\(prefix)-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-        throw TestFailure("cannot create a temporary folder: \(String(cString: strerror(errno)))")
-    }
-    return String(cString: made)
 }
 
 /// swtpm, which the TPM tests start, is not on this machine.

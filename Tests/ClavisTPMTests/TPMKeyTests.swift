@@ -1,6 +1,7 @@
 import ClavisCore
 import ClavisCrypto
 import ClavisTPM
+import ClavisTestSupport
 import Foundation
 import Testing
 

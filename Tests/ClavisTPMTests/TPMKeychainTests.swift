@@ -1,6 +1,7 @@
 import ClavisCore
 import ClavisStore
 import ClavisTPM
+import ClavisTestSupport
 import Foundation
 import Testing
 

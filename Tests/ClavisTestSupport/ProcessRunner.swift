@@ -66,6 +66,11 @@ public func writeEntitlements(in folder: String, name: String, applicationIdenti
     return path
 }
 
+/// Runs the openssl command line in `folder` and returns its result.
+public func runOpenSSL(_ arguments: [String], in folder: String) throws -> ProcessOutput {
+    try runProcess("/usr/bin/openssl", arguments, currentDirectory: folder)
+}
+
 /// A fresh temporary folder.
 ///
 /// The folder is removed when the test process exits (`TemporaryFolders`), whatever the test did with it.

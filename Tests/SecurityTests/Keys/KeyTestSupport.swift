@@ -66,11 +66,6 @@ func runPython(_ script: String, _ arguments: [String]) throws -> [String] {
     return output.standardOutput.split(separator: "\n").map(String.init)
 }
 
-/// Runs the openssl command line and returns its result.
-func runOpenSSL(_ arguments: [String], in folder: String) throws -> ProcessOutput {
-    try runProcess("/usr/bin/openssl", arguments, currentDirectory: folder)
-}
-
 extension Data {
     /// Lower-case hexadecimal digits.
     var hexString: String { map { String(format: "%02x", $0) }.joined() }
