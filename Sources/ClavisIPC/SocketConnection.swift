@@ -240,15 +240,14 @@ public final class SocketConnection {
             receivedBytes += UInt64(max(received, 0))
             return received > 0
         }
-        var credentials = UnixSocket.Credentials(pid: 0, uid: 0, gid: 0)
+        var sender = FrameSender(pid: 0, uid: 0, gid: 0)
         let expected = readAhead.isEmpty ? frameSender : readAheadSender
         let received = readAhead.fill {
-            UnixSocket.receiveSome(descriptor, into: $0, count: $1, pollMicroseconds: poll, sender: &credentials)
+            UnixSocket.receiveSome(descriptor, into: $0, count: $1, pollMicroseconds: poll, sender: &sender)
         }
         guard received >= 0 else { throw Self.broken() }
         guard received > 0 else { return false }
         receivedBytes += UInt64(received)
-        let sender = FrameSender(credentials)
         if let expected, expected != sender { throw Self.twoWriters() }
         readAheadSender = sender
         return true
@@ -275,10 +274,10 @@ public final class SocketConnection {
         var chunk = [UInt8](repeating: 0, count: count)
         defer { Frame.wipe(&chunk) }
         // A frame begun without credentials (none were asked for yet) cannot continue with any.
+        let expected: UnixSocket.ExpectedSender = readsSenders ? sender.map { .process($0) } ?? .noOne : .anyone
         let received = chunk.withUnsafeMutableBytes { buffer in
             Result { () throws(SystemError) in
-                try UnixSocket.receiveAll(
-                    descriptor, into: buffer, from: sender?.credentials, checkingSenders: readsSenders)
+                try UnixSocket.receiveAll(descriptor, into: buffer, from: expected)
             }
         }
         guard case .success = received else {

@@ -108,7 +108,6 @@ public final class KeychainDaemon: Sendable {
             descriptor: descriptor, pollMicroseconds: Self.nextRequestPollMicroseconds, readsSenders: true)
         guard let peer = try? UnixSocket.peer(of: descriptor) else { return }
         let uid = peer.uid
-        let connected = FrameSender(pid: peer.pid, uid: peer.uid, gid: peer.gid)
         connection.budget = requestBudget.forUser(uid)
         let admitted = openConnections.withLock { open in
             guard open[uid, default: 0] < Self.connectionsPerUser else { return false }
@@ -120,7 +119,7 @@ public final class KeychainDaemon: Sendable {
         connection.limitSendWait(seconds: Self.answerWaitSeconds)
         let handedOver = SendableConnection(connection)
         let started = DetachedThread.start {
-            ConnectionSession(daemon: self, connection: handedOver.connection, connected: connected).run()
+            ConnectionSession(daemon: self, connection: handedOver.connection, connected: peer).run()
             self.openConnections.withLock { $0[uid, default: 1] -= 1 }
         }
         if !started { openConnections.withLock { $0[uid, default: 1] -= 1 } }

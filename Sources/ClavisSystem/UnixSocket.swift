@@ -4,26 +4,14 @@ internal import CUnixSocket
 /// (`sockaddr_un`, `SO_PEERCRED`, credentials on every byte), each failure the `errno` it left. The C side retries
 /// what a signal interrupts.
 package enum UnixSocket {
-    /// A process as the kernel names it on a socket: at connect time (`SO_PEERCRED`) or attached to the bytes it sent
-    /// (`SCM_CREDENTIALS`). Process 0 for bytes sent before credentials were asked for.
-    package struct Credentials: Sendable, Hashable {
-        /// The process.
-        package var pid: Int32
-        /// Its user.
-        package var uid: UInt32
-        /// Its group.
-        package var gid: UInt32
-
-        /// The process `pid` of user `uid` and group `gid`.
-        package init(pid: Int32, uid: UInt32, gid: UInt32) {
-            self.pid = pid
-            self.uid = uid
-            self.gid = gid
-        }
-
-        fileprivate init(_ sender: clavis_sender) { self.init(pid: sender.pid, uid: sender.uid, gid: sender.gid) }
-
-        fileprivate var sender: clavis_sender { clavis_sender(pid: pid, uid: uid, gid: gid) }
+    /// Whose bytes a receive accepts.
+    package enum ExpectedSender: Sendable {
+        /// Anyone's: credentials are not read.
+        case anyone
+        /// This process's only (bytes of another fail with `EPROTO`).
+        case process(ProcessCredentials)
+        /// No one's: the bytes before were sent before credentials were asked for, so none may follow.
+        case noOne
     }
 
     /// The error the last failed call left (`errno`).
@@ -51,12 +39,12 @@ package enum UnixSocket {
     }
 
     /// The process at the other end of `descriptor` when it connected.
-    package static func peer(of descriptor: Int32) throws(SystemError) -> Credentials {
+    package static func peer(of descriptor: Int32) throws(SystemError) -> ProcessCredentials {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
         guard clavis_socket_peer(descriptor, &pid, &uid, &gid) == 0 else { throw lastError }
-        return Credentials(pid: pid, uid: uid, gid: gid)
+        return ProcessCredentials(pid: pid, uid: uid, gid: gid)
     }
 
     /// Makes a receive on `descriptor` that waits longer than `seconds` fail (`EAGAIN`); false when refused.
@@ -94,18 +82,22 @@ package enum UnixSocket {
         else { throw lastError }
     }
 
-    /// Receives exactly `buffer.count` bytes, every one sent by `expected` when given (bytes of another process fail
-    /// with `EPROTO`); an end of stream before them fails too.
+    /// Receives exactly `buffer.count` bytes, every one sent by `expected` (bytes of another process fail with
+    /// `EPROTO`); an end of stream before them fails too.
     package static func receiveAll(
-        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, from expected: Credentials? = nil,
-        checkingSenders: Bool = false
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, from expected: ExpectedSender = .anyone
     ) throws(SystemError) {
         let result: Int32
-        if checkingSenders {
-            var sender = expected?.sender ?? clavis_sender(pid: -1, uid: 0, gid: 0)
-            result = clavis_socket_receive_all_from(descriptor, buffer.baseAddress, buffer.count, &sender)
-        } else {
+        switch expected {
+        case .anyone:
             result = clavis_socket_receive_all(descriptor, buffer.baseAddress, buffer.count)
+        case .process(let process):
+            var sender = process.sender
+            result = clavis_socket_receive_all_from(descriptor, buffer.baseAddress, buffer.count, &sender)
+        case .noOne:
+            // No process is -1: every byte fails the check.
+            var sender = clavis_sender(pid: -1, uid: 0, gid: 0)
+            result = clavis_socket_receive_all_from(descriptor, buffer.baseAddress, buffer.count, &sender)
         }
         guard result == 0 else { throw lastError }
     }
@@ -121,11 +113,11 @@ package enum UnixSocket {
     /// As `receiveSome`, with the credentials the kernel attached to the bytes received put in `sender`.
     package static func receiveSome(
         _ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int, pollMicroseconds: UInt32,
-        sender: inout Credentials
+        sender: inout ProcessCredentials
     ) -> Int {
         var credentials = clavis_sender()
         let received = clavis_socket_receive_credited(descriptor, buffer, count, pollMicroseconds, &credentials)
-        sender = Credentials(credentials)
+        sender = ProcessCredentials(credentials)
         return received
     }
 
@@ -139,4 +131,10 @@ package enum UnixSocket {
         let uid = clavis_user_id(name)
         return uid >= 0 ? UInt32(uid) : nil
     }
+}
+
+extension ProcessCredentials {
+    fileprivate init(_ sender: clavis_sender) { self.init(pid: sender.pid, uid: sender.uid, gid: sender.gid) }
+
+    fileprivate var sender: clavis_sender { clavis_sender(pid: pid, uid: uid, gid: gid) }
 }

@@ -14,13 +14,6 @@ enum AccessControlText {
         ("privateKeyUsage", .privateKeyUsage), ("applicationPassword", .applicationPassword),
     ]
 
-    /// Apple's names of the protection classes, by code.
-    static let protectionNames: [(code: String, name: String)] = [
-        ("ak", "WhenUnlocked"), ("ck", "AfterFirstUnlock"), ("dk", "Always"), ("aku", "WhenUnlockedThisDeviceOnly"),
-        ("cku", "AfterFirstUnlockThisDeviceOnly"), ("dku", "AlwaysThisDeviceOnly"),
-        ("akpu", "WhenPasscodeSetThisDeviceOnly"),
-    ]
-
     /// The flags named by `text`, or `nil` for an unknown name.
     static func flags(_ text: String) -> AccessControl.Flags? {
         var flags: AccessControl.Flags = []
@@ -37,13 +30,14 @@ enum AccessControlText {
     /// The protection code for a code or Apple name, or `nil`.
     static func protectionCode(_ text: String) -> String? {
         let wanted = text.hasPrefix("kSecAttrAccessible") ? String(text.dropFirst(18)) : text
-        return protectionNames.first { $0.code == wanted || $0.name.lowercased() == wanted.lowercased() }?.code
+        return ProtectionClass.allCases.first { $0.rawValue == wanted || $0.name.lowercased() == wanted.lowercased() }?
+            .rawValue
     }
 
     /// "WhenUnlockedThisDeviceOnly (aku)".
     static func protection(_ code: String) -> String {
-        guard let name = protectionNames.first(where: { $0.code == code })?.name else { return code }
-        return "\(name) (\(code))"
+        guard let protection = ProtectionClass(rawValue: code) else { return code }
+        return "\(protection.name) (\(code))"
     }
 
     /// The flag names of an access control as `--access-control` takes them: the conditions with the conjunction

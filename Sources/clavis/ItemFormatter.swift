@@ -16,7 +16,7 @@ struct ItemFormatter {
         ]
         for (key, value) in item.attributes.sorted(by: { $0.key < $1.key }) {
             let name = key == .label ? "0x00000007 " : "\"\(key.rawValue)\""
-            if key == .creator || key == .type, case .number(let number) = value {
+            if AttributeSchema.definition(of: key)?.isFourCharacterCode == true, case .number(let number) = value {
                 lines.append("    \(name)<uint32>=\(Self.fourCharacterCode(UInt32(truncatingIfNeeded: number)))")
             } else if key == .accessControl, let access = Self.accessControl(of: item) {
                 lines.append("    \(name)<blob>=\(access.objectDescription)")

@@ -32,12 +32,16 @@ enum PasswordKind: Sendable {
         func option(
             _ flag: String, _ key: AttributeKey, _ valueName: String, _ help: String, _ type: ValueType = .string
         ) -> AttributeOption {
-            AttributeOption(spec: OptionSpec(flag: flag, valueName: valueName, help: help), key: key, type: type)
+            // The schema says which numbers are four-character codes (creator, type).
+            let isCode = AttributeSchema.definition(of: key)?.isFourCharacterCode == true
+            return AttributeOption(
+                spec: OptionSpec(flag: flag, valueName: valueName, help: help), key: key,
+                type: isCode ? .fourCharacterCode : type)
         }
         let common = [
             option("-a", .account, "account", "account name"),
-            option("-c", .creator, "creator", "creator (a four-character code)", .fourCharacterCode),
-            option("-C", .type, "type", "item type (a four-character code)", .fourCharacterCode),
+            option("-c", .creator, "creator", "creator (a four-character code)"),
+            option("-C", .type, "type", "item type (a four-character code)"),
             option("-D", .itemDescription, "kind", "kind description"),
             option("-j", .comment, "comment", "comment"),
             option("-l", .label, "label", "label (shown by dump-keychain)"),

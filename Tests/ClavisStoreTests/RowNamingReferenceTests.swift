@@ -96,7 +96,7 @@ import Testing
         let stored = try keychain.add(password(account: "a", secret: "moved")).resultOrThrow()
         let inspector = try StoreInspector(temporary.home)
         let id = try #require(try inspector.itemIDs().first)
-        for table in AttributeKey.withLookupTables.map(\.lookupTable) {
+        for table in AttributeSchema.withLookupTables.map(\.lookupTable) {
             try inspector.connection.execute("UPDATE \(table) SET item = 77 WHERE item = ?", [.integer(id)])
         }
         try inspector.set("id", id: id, .integer(77))

@@ -5,7 +5,7 @@ internal import FoundationEssentials
 /// code for each attribute Apple's item classes define and variable-length numbers, so an item's attribute box is
 /// about half the size (a generic password's eight attributes take 3 bytes of framing each instead of 10).
 ///
-/// Layout: version byte 3, then per attribute (sorted by code) its code (`knownCodes` index + 1, or 0, a length
+/// Layout: version byte 3, then per attribute (sorted by code) its code (`AttributeDefinition.compactCode`, or 0, a length
 /// byte and the UTF-8 bytes), the kind tag (as `AttributeCodec`) and the value: strings and data with a LEB128
 /// length, numbers as zigzag LEB128, booleans in one byte, dates as the 8 big-endian bytes of their interval since
 /// 2001. Three attributes every item has are left out when the row says them already (16 bytes): `pdmn` and `sync`,
@@ -25,15 +25,18 @@ enum StoredAttributes {
         var isSynchronizable: Bool
     }
 
-    /// The codes written as one byte (their index + 1). Stored in sealed items: append only, never reorder.
-    private static let knownCodes = [
-        "acct", "svce", "labl", "agrp", "sync", "pdmn", "cdat", "mdat", "accc", "gena", "desc", "icmt", "crtr",
-        "type", "invi", "nega", "alis", "scrp", "cusi", "prot", "sdmn", "srvr", "ptcl", "atyp", "port", "path",
-        "kcls", "klbl", "atag", "bsiz", "esiz", "sdat", "edat", "ctyp", "issr", "slnr",
-        "cenc", "subj", "skid", "pkhh",
-    ]
-    private static let codeNumbers = Dictionary(
-        uniqueKeysWithValues: knownCodes.enumerated().map { ($0.element, UInt8($0.offset + 1)) })
+    /// The attribute each one-byte code names (`AttributeDefinition.compactCode`), by code; 0 and unassigned codes
+    /// name none.
+    private static let compactKeys: [AttributeKey?] = {
+        var keys = [AttributeKey?](repeating: nil, count: 256)
+        for row in AttributeSchema.rows {
+            if let code = row.compactCode { keys[Int(code)] = row.key }
+        }
+        return keys
+    }()
+    /// The one-byte code of each attribute that has one.
+    private static let compactCodes = Dictionary(
+        uniqueKeysWithValues: AttributeSchema.rows.compactMap { row in row.compactCode.map { (row.key, $0) } })
 
     /// The compact form of `attributes`, sealed in a row whose clear columns are `row`.
     static func encode(_ attributes: [AttributeKey: AttributeValue], row: RowColumns) -> [UInt8] {
@@ -42,7 +45,7 @@ enum StoredAttributes {
         let creation = attributes[.creationDate]
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
             if restored(key, value, row: row, creation: creation) { continue }
-            if let number = codeNumbers[key.rawValue] {
+            if let number = compactCodes[key] {
                 bytes.append(number)
             } else {
                 let code = Array(key.rawValue.utf8)
@@ -91,12 +94,12 @@ enum StoredAttributes {
         var attributes: [AttributeKey: AttributeValue] = Dictionary(minimumCapacity: 24)
         while !reader.isAtEnd {
             let number = Int(try reader.byte())
-            let code: String
+            let key: AttributeKey
             if number == 0 {
-                code = String(decoding: try reader.take(Int(try reader.byte())), as: UTF8.self)
+                key = AttributeKey(rawValue: String(decoding: try reader.take(Int(try reader.byte())), as: UTF8.self))
             } else {
-                guard number <= knownCodes.count else { throw reader.malformed("an unknown attribute code") }
-                code = knownCodes[number - 1]
+                guard let known = compactKeys[number] else { throw reader.malformed("an unknown attribute code") }
+                key = known
             }
             let value: AttributeValue
             switch try reader.byte() {
@@ -107,9 +110,9 @@ enum StoredAttributes {
                 value = .number(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
             case 4: value = .bool(try reader.bool())
             case 5: value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.uint64())))
-            default: throw KeychainError(.decode, "item attribute '\(code)' has an unknown kind")
+            default: throw KeychainError(.decode, "item attribute '\(key)' has an unknown kind")
             }
-            attributes[AttributeKey(rawValue: code)] = value
+            attributes[key] = value
         }
         if written == version {
             // Every item has these three: the box holds one only where it differs from what the row says.

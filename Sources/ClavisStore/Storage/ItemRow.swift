@@ -51,7 +51,7 @@ struct RowDigests {
         lookups = [(.accessGroup, digests.digest(of: .accessGroup, attributes[.accessGroup] ?? .string("")))]
         let kinds = itemClass.attributeKinds
         let primary = itemClass.primaryKey  // a handful of keys: a scan costs less than hashing them into a set
-        for key in AttributeKey.indexed where kinds[key] != nil {
+        for key in AttributeSchema.indexed where kinds[key] != nil {
             if let value = attributes[key] {
                 lookups.append((key, digests.digest(of: key, value)))
             } else if primary.contains(key) {
@@ -70,25 +70,13 @@ struct RowDigests {
 }
 
 extension AttributeKey {
-    /// The `WITHOUT ROWID` table of (digest, item) pairs that indexes this attribute.
+    /// The `WITHOUT ROWID` table of (digest, item) pairs that indexes this attribute (`AttributeSchema`).
     var lookupTable: String {
-        switch self {
-        case .accessGroup: "items_access_group"
-        case .account: "items_account"
-        case .service: "items_service"
-        case .server: "items_server"
-        case .label: "items_label"
-        case .applicationLabel: "items_application_label"
-        case .applicationTag: "items_application_tag"
-        case .publicKeyHash: "items_public_key_hash"
-        case .subject: "items_subject"
-        case .secretServiceAttributes: "items_secret_service_attribute"
-        default: preconditionFailure("attribute \(rawValue) has no lookup table")
+        guard let table = AttributeSchema.definition(of: self)?.lookup?.table else {
+            preconditionFailure("attribute \(rawValue) has no lookup table")
         }
+        return table
     }
-
-    /// Every attribute with a lookup table.
-    static let withLookupTables: [AttributeKey] = [.accessGroup, .secretServiceAttributes] + indexed
 }
 
 extension PersistentReference {

@@ -4,7 +4,7 @@ internal import ClavisSQLite
 extension KeychainEngine {
     /// The attributes a locked item can be matched on: those its lookup digests stand for, and its protection
     /// class (a clear column). Every other attribute is sealed with the item.
-    static let attributesMatchableWhileLocked = Set(AttributeKey.indexed + [.accessible])
+    static let attributesMatchableWhileLocked = Set(AttributeSchema.indexed + [.accessible])
 
     /// The persistent references of the items `query` matches that cannot be opened because their protection class
     /// is closed, in insertion order and up to the query's limit, found without decrypting anything: by the row's

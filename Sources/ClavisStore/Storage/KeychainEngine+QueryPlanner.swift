@@ -101,7 +101,7 @@ extension KeychainEngine {
         // reference names the row); the others are checked per candidate, so SQLite never starts from a digest many
         // items share (one service for a whole app).
         let attributeIndexApplies =
-            !query.secretServiceAttributes.isEmpty || AttributeKey.indexed.contains { attributes[$0] != nil }
+            !query.secretServiceAttributes.isEmpty || AttributeSchema.indexed.contains { attributes[$0] != nil }
         if let groups = query.accessGroups {
             conditions.append(
                 Self.lookup(
@@ -121,7 +121,7 @@ extension KeychainEngine {
             values.append(.blob(digests.digest(of: key, value)))
             indexChosen = true
         }
-        let bySelectivity = AttributeKey.indexedBySelectivity
+        let bySelectivity = AttributeSchema.indexed
         addLookup(bySelectivity[0])  // the account
         if !query.secretServiceAttributes.isEmpty {
             // Each distinct digest once: two pairs whose digests collide count as one, and the decrypted attributes

@@ -62,7 +62,7 @@ extension KeychainEngine {
         try deleteItemRows(where: "id = ?", [.integer(rowID)])
         // Its digests cannot be computed without its attributes: each lookup table is searched by row (a scan,
         // on these rare paths).
-        for key in AttributeKey.withLookupTables {
+        for key in AttributeSchema.withLookupTables {
             try connection.execute("DELETE FROM \(key.lookupTable) WHERE item = ?", [.integer(rowID)])
         }
     }

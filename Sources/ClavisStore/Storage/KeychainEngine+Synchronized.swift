@@ -13,21 +13,32 @@ extension KeychainEngine {
     func synchronizedItems() throws -> [Item] {
         var newest: [[UInt8]: Item] = [:]
         var withheld: Set<[UInt8]> = []
+        try forEachSynchronizedRow { candidate, row, isTombstone in
+            let key = candidate.binding.primaryDigest
+            guard let item = try? syncedItem(candidate, row: row, openingSecret: !isTombstone) else {
+                withheld.insert(key)
+                return
+            }
+            if let kept = newest[key], Self.modified(kept) > Self.modified(item) { return }
+            newest[key] = item
+        }
+        return newest.filter { !withheld.contains($0.key) }.values.sorted { Self.modified($0) < Self.modified($1) }
+    }
+
+    /// Walks the `sync` rows `condition` selects (every one by default), in row order, each with its decoded columns and whether it is a
+    /// tombstone; a row whose class or columns do not decode is passed over.
+    private func forEachSynchronizedRow(
+        where condition: String = "1", _ body: (ItemRow, Row, _ isTombstone: Bool) throws -> Void
+    ) throws {
         let columns = ItemRow.columns + ", class, tombstone"
-        try connection.forEachRow("SELECT \(columns) FROM items WHERE sync = 1 ORDER BY id", []) { row in
+        try connection.forEachRow("SELECT \(columns) FROM items WHERE sync = 1 AND \(condition) ORDER BY id", []) {
+            row in
             guard let itemClass = row.text(9).flatMap(ItemClass.init(rawValue:)), let tombstone = row[10].integer,
                 let candidate = try? ItemRow(row: row, itemClass: itemClass)
             else { return true }
-            let key = candidate.binding.primaryDigest
-            guard let item = try? syncedItem(candidate, row: row, openingSecret: tombstone == 0) else {
-                withheld.insert(key)
-                return true
-            }
-            if let kept = newest[key], Self.modified(kept) > Self.modified(item) { return true }
-            newest[key] = item
+            try body(candidate, row, tombstone != 0)
             return true
         }
-        return newest.filter { !withheld.contains($0.key) }.values.sorted { Self.modified($0) < Self.modified($1) }
     }
 
     /// The item of a `sync` row as it leaves the device, with its secret when `openingSecret` (a tombstone has
@@ -134,15 +145,9 @@ extension KeychainEngine {
     func removeSynchronizedTombstones(deletedBefore cutoff: Date) throws -> Int {
         try connection.transaction {
             var expired: [Int64] = []
-            let columns = ItemRow.columns + ", class, tombstone"
-            try connection.forEachRow("SELECT \(columns) FROM items WHERE sync = 1 AND \(Schema.tombstoneRow)", []) {
-                row in
-                guard let itemClass = row.text(9).flatMap(ItemClass.init(rawValue:)),
-                    let candidate = try? ItemRow(row: row, itemClass: itemClass),
-                    let item = try? syncedItem(candidate, row: row, openingSecret: false)
-                else { return true }
+            try forEachSynchronizedRow(where: Schema.tombstoneRow) { candidate, row, _ in
+                guard let item = try? syncedItem(candidate, row: row, openingSecret: false) else { return }
                 if Self.modified(item) < cutoff { expired.append(candidate.id) }
-                return true
             }
             for rowID in expired { try deleteRowUnread(rowID) }
             return expired.count

@@ -10,7 +10,7 @@ struct LookupStatements {
     let delete: String
 
     fileprivate static let byKey: [AttributeKey: LookupStatements] = Dictionary(
-        uniqueKeysWithValues: AttributeKey.withLookupTables.map { key in
+        uniqueKeysWithValues: AttributeSchema.withLookupTables.map { key in
             let table = key.lookupTable
             return (
                 key,

@@ -1,4 +1,4 @@
-public import ClavisCore
+internal import ClavisCore
 
 /// A device's signed high-water mark (a row of `clavis_sync.high_water_marks`): the last record it wrote, by
 /// identifier and version, with the modification time of the item it carried, and the mark's own sequence number

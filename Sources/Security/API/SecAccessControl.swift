@@ -26,37 +26,40 @@ extension SecAccessControl: CustomStringConvertible {
     }
 }
 
-/// The conditions of an access-control object, with Apple's bit values.
+/// The conditions of an access-control object, with Apple's bit values (the model's, `AccessControl.Flags`).
 public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     /// Apple's bits.
     public let rawValue: CFOptionFlags
     /// Wraps Apple's bits.
     public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
 
+    /// The model's flags, whose bits are Apple's.
+    init(_ flags: AccessControl.Flags) { rawValue = CFOptionFlags(flags.rawValue) }
+
     /// Biometry or the device passcode.
-    public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
+    public static let userPresence = SecAccessControlCreateFlags(AccessControl.Flags.userPresence)
     /// Any enrolled biometry.
-    public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    public static let biometryAny = SecAccessControlCreateFlags(AccessControl.Flags.biometryAny)
     /// Any enrolled fingerprint (the old name of `biometryAny`).
-    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    public static let touchIDAny = SecAccessControlCreateFlags(AccessControl.Flags.biometryAny)
     /// The biometry enrolled now; invalidated when enrollment changes.
-    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(AccessControl.Flags.biometryCurrentSet)
     /// The fingerprints enrolled now (the old name of `biometryCurrentSet`).
-    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(AccessControl.Flags.biometryCurrentSet)
     /// The device passcode.
-    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    public static let devicePasscode = SecAccessControlCreateFlags(AccessControl.Flags.devicePasscode)
     /// A paired watch.
-    public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    public static let watch = SecAccessControlCreateFlags(AccessControl.Flags.watch)
     /// A paired companion device (the new name of `watch`).
-    public static let companion = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    public static let companion = SecAccessControlCreateFlags(AccessControl.Flags.watch)
     /// Any one condition suffices.
-    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
+    public static let or = SecAccessControlCreateFlags(AccessControl.Flags.or)
     /// Every condition is needed.
-    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
+    public static let and = SecAccessControlCreateFlags(AccessControl.Flags.and)
     /// Private-key operations need the conditions (keys only).
-    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
+    public static let privateKeyUsage = SecAccessControlCreateFlags(AccessControl.Flags.privateKeyUsage)
     /// An application password is needed as well.
-    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
+    public static let applicationPassword = SecAccessControlCreateFlags(AccessControl.Flags.applicationPassword)
 }
 
 /// Creates an access-control object from a `kSecAttrAccessible*` value and flags.

@@ -1,25 +1,28 @@
-// Apple's keychain status codes (SecBase.h); their messages come from `KeychainError.Code`, the one mapping.
+// Apple's keychain status codes (SecBase.h). Those the keychain answers with are `KeychainError.Code`'s, the one
+// mapping, which also holds every code's message.
+
+import ClavisCore
 
 /// 0: No error.
 public let errSecSuccess: OSStatus = 0
 /// 0: No error (the classic Mac OS name, which much keychain code compares statuses with).
 public let noErr: OSStatus = 0
 /// -4: Function or operation not implemented.
-public let errSecUnimplemented: OSStatus = -4
+public let errSecUnimplemented: OSStatus = KeychainError.Code.unimplemented.rawValue
 /// -34: The disk is full.
-public let errSecDiskFull: OSStatus = -34
+public let errSecDiskFull: OSStatus = KeychainError.Code.diskFull.rawValue
 /// -36: I/O error.
-public let errSecIO: OSStatus = -36
+public let errSecIO: OSStatus = KeychainError.Code.io.rawValue
 /// -49: File already open with write permission.
 public let errSecOpWr: OSStatus = -49
 /// -50: One or more parameters passed to a function were not valid.
-public let errSecParam: OSStatus = -50
+public let errSecParam: OSStatus = KeychainError.Code.param.rawValue
 /// -61: Write permissions error.
 public let errSecWrPerm: OSStatus = -61
 /// -108: Failed to allocate memory.
-public let errSecAllocate: OSStatus = -108
+public let errSecAllocate: OSStatus = KeychainError.Code.allocate.rawValue
 /// -128: User canceled the operation.
-public let errSecUserCanceled: OSStatus = -128
+public let errSecUserCanceled: OSStatus = KeychainError.Code.userCanceled.rawValue
 /// -909: Bad parameter or invalid state for operation.
 public let errSecBadReq: OSStatus = -909
 /// -2070: An internal component failed.
@@ -27,41 +30,41 @@ public let errSecInternalComponent: OSStatus = -2070
 /// -4960: An unknown Core Foundation error occurred.
 public let errSecCoreFoundationUnknown: OSStatus = -4960
 /// -25291: No keychain is available. You may need to restart your computer.
-public let errSecNotAvailable: OSStatus = -25291
+public let errSecNotAvailable: OSStatus = KeychainError.Code.notAvailable.rawValue
 /// -25292: This keychain cannot be modified.
 public let errSecReadOnly: OSStatus = -25292
 /// -25293: The user name or passphrase you entered is not correct.
-public let errSecAuthFailed: OSStatus = -25293
+public let errSecAuthFailed: OSStatus = KeychainError.Code.authFailed.rawValue
 /// -25294: The specified keychain could not be found.
-public let errSecNoSuchKeychain: OSStatus = -25294
+public let errSecNoSuchKeychain: OSStatus = KeychainError.Code.noSuchKeychain.rawValue
 /// -25295: The specified keychain is not a valid keychain file.
-public let errSecInvalidKeychain: OSStatus = -25295
+public let errSecInvalidKeychain: OSStatus = KeychainError.Code.invalidKeychain.rawValue
 /// -25296: A keychain with the same name already exists.
-public let errSecDuplicateKeychain: OSStatus = -25296
+public let errSecDuplicateKeychain: OSStatus = KeychainError.Code.duplicateKeychain.rawValue
 /// -25297: The specified callback function is already installed.
 public let errSecDuplicateCallback: OSStatus = -25297
 /// -25298: The specified callback function is not valid.
 public let errSecInvalidCallback: OSStatus = -25298
 /// -25299: The specified item already exists in the keychain.
-public let errSecDuplicateItem: OSStatus = -25299
+public let errSecDuplicateItem: OSStatus = KeychainError.Code.duplicateItem.rawValue
 /// -25300: The specified item could not be found in the keychain.
-public let errSecItemNotFound: OSStatus = -25300
+public let errSecItemNotFound: OSStatus = KeychainError.Code.itemNotFound.rawValue
 /// -25301: There is not enough memory available to use the specified item.
 public let errSecBufferTooSmall: OSStatus = -25301
 /// -25302: This item contains information which is too large or in a format that cannot be displayed.
-public let errSecDataTooLarge: OSStatus = -25302
+public let errSecDataTooLarge: OSStatus = KeychainError.Code.dataTooLarge.rawValue
 /// -25303: The specified attribute does not exist.
-public let errSecNoSuchAttr: OSStatus = -25303
+public let errSecNoSuchAttr: OSStatus = KeychainError.Code.noSuchAttribute.rawValue
 /// -25304: The specified item is no longer valid. It may have been deleted from the keychain.
 public let errSecInvalidItemRef: OSStatus = -25304
 /// -25305: Unable to search the current keychain.
 public let errSecInvalidSearchRef: OSStatus = -25305
 /// -25306: The specified item does not appear to be a valid keychain item.
-public let errSecNoSuchClass: OSStatus = -25306
+public let errSecNoSuchClass: OSStatus = KeychainError.Code.noSuchClass.rawValue
 /// -25307: A default keychain could not be found.
 public let errSecNoDefaultKeychain: OSStatus = -25307
 /// -25308: User interaction is not allowed.
-public let errSecInteractionNotAllowed: OSStatus = -25308
+public let errSecInteractionNotAllowed: OSStatus = KeychainError.Code.interactionNotAllowed.rawValue
 /// -25309: The specified attribute could not be modified.
 public let errSecReadOnlyAttr: OSStatus = -25309
 /// -25310: This keychain was created by a different version of the system software and cannot be opened.
@@ -119,7 +122,7 @@ public let errSecPkcs12VerifyFailure: OSStatus = -25264
 /// -26267: A certificate was not signed by its proposed parent.
 public let errSecNotSigner: OSStatus = -26267
 /// -26275: Unable to decode the provided data.
-public let errSecDecode: OSStatus = -26275
+public let errSecDecode: OSStatus = KeychainError.Code.decode.rawValue
 /// -67585: The required service is not available.
 public let errSecServiceNotAvailable: OSStatus = -67585
 /// -67586: The client ID is not correct.
@@ -129,20 +132,20 @@ public let errSecDeviceReset: OSStatus = -67587
 /// -67588: A device failure has occurred.
 public let errSecDeviceFailed: OSStatus = -67588
 /// -26276: An internal error occurred in the Security framework.
-public let errSecInternal: OSStatus = -26276
+public let errSecInternal: OSStatus = KeychainError.Code.`internal`.rawValue
 /// -67602: A host name mismatch has occurred.
-public let errSecHostNameMismatch: OSStatus = -67602
+public let errSecHostNameMismatch: OSStatus = KeychainError.Code.hostNameMismatch.rawValue
 /// -67609: The extended key usage is not valid.
-public let errSecInvalidExtendedKeyUsage: OSStatus = -67609
+public let errSecInvalidExtendedKeyUsage: OSStatus = KeychainError.Code.invalidExtendedKeyUsage.rawValue
 /// -67808: A cryptographic verification failure has occurred.
-public let errSecVerifyFailed: OSStatus = -67808
+public let errSecVerifyFailed: OSStatus = KeychainError.Code.verifyFailed.rawValue
 /// -67818: An expired certificate was detected.
-public let errSecCertificateExpired: OSStatus = -67818
+public let errSecCertificateExpired: OSStatus = KeychainError.Code.certificateExpired.rawValue
 /// -67819: The certificate is not yet valid.
-public let errSecCertificateNotValidYet: OSStatus = -67819
+public let errSecCertificateNotValidYet: OSStatus = KeychainError.Code.certificateNotValidYet.rawValue
 /// -67843: The trust policy was not trusted.
-public let errSecNotTrusted: OSStatus = -67843
+public let errSecNotTrusted: OSStatus = KeychainError.Code.notTrusted.rawValue
 /// -34018: A required entitlement isn't present.
-public let errSecMissingEntitlement: OSStatus = -34018
+public let errSecMissingEntitlement: OSStatus = KeychainError.Code.missingEntitlement.rawValue
 /// -34020: Client is restricted and is not permitted to perform this operation.
 public let errSecRestrictedAPI: OSStatus = -34020

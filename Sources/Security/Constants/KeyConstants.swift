@@ -1,4 +1,4 @@
-// Values of `kSecAttrKeyClass` and `kSecAttrKeyType`; key items come in a later issue.
+// Values of `kSecAttrKeyClass` and `kSecAttrKeyType`, as Apple stores them.
 
 /// A public key.
 nonisolated(unsafe) public let kSecAttrKeyClassPublic: CFString = "0"

@@ -32,20 +32,10 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
     }
 
     // Kept, not built per call: every read looks the primary key up several times.
-    private static let genericPasswordPrimaryKey: [AttributeKey] = [
-        .account, .service, .accessGroup, .synchronizable,
-    ]
-    private static let internetPasswordPrimaryKey: [AttributeKey] = [
-        .account, .securityDomain, .server, .protocol, .authenticationType, .port, .path, .accessGroup,
-        .synchronizable,
-    ]
-    private static let keyPrimaryKey: [AttributeKey] = [
-        .keyClass, .applicationLabel, .applicationTag, .keyType, .keySizeInBits, .effectiveKeySize,
-        .startDate, .endDate, .creator, .accessGroup, .synchronizable,
-    ]
-    private static let certificatePrimaryKey: [AttributeKey] = [
-        .certificateType, .issuer, .serialNumber, .accessGroup, .synchronizable,
-    ]
+    private static let genericPasswordPrimaryKey = AttributeSchema.primaryKey(of: .genericPassword)
+    private static let internetPasswordPrimaryKey = AttributeSchema.primaryKey(of: .internetPassword)
+    private static let keyPrimaryKey = AttributeSchema.primaryKey(of: .key)
+    private static let certificatePrimaryKey = AttributeSchema.primaryKey(of: .certificate)
 
     /// The primary-key attributes of an item with `attributes`, the access group and `sync` aside, an absent one as
     /// "" or 0 (as the uniqueness rule counts it): a query by them reaches the one item a colliding add met.
@@ -64,19 +54,14 @@ public enum ItemClass: String, Sendable, CaseIterable, Hashable {
         case .internetPassword: Self.internetPasswordKinds
         case .key: Self.keyKinds
         case .certificate: Self.certificateKinds
-        case .identity: AttributeKey.commonKinds
+        case .identity: Self.identityKinds
         }
     }
 
-    // Merged once: every lookup and every add asks for its class's kinds.
-    private static let genericPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.genericPasswordKinds) {
-        first, _ in first
-    }
-    private static let certificateKinds = AttributeKey.commonKinds.merging(AttributeKey.certificateKinds) {
-        first, _ in first
-    }
-    private static let keyKinds = AttributeKey.commonKinds.merging(AttributeKey.keyKinds) { first, _ in first }
-    private static let internetPasswordKinds = AttributeKey.commonKinds.merging(AttributeKey.internetPasswordKinds) {
-        first, _ in first
-    }
+    // Built once: every lookup and every add asks for its class's kinds.
+    private static let genericPasswordKinds = AttributeSchema.kinds(of: .genericPassword)
+    private static let internetPasswordKinds = AttributeSchema.kinds(of: .internetPassword)
+    private static let keyKinds = AttributeSchema.kinds(of: .key)
+    private static let certificateKinds = AttributeSchema.kinds(of: .certificate)
+    private static let identityKinds = AttributeSchema.kinds(of: .identity)
 }

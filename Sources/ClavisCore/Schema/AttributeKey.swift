@@ -8,7 +8,7 @@ public struct AttributeKey: Hashable, Sendable, Comparable, CustomStringConverti
     /// `rawValue` packed, or 0 when it is not short ASCII.
     private let packed: UInt64
 
-    /// Wraps a short code; whether a class accepts it is decided by `ItemClass.attributeKinds`.
+    /// Wraps a short code; whether a class accepts it is decided by the schema (`AttributeSchema`).
     public init(rawValue: String) {
         self.rawValue = rawValue
         packed = PackedName(rawValue)?.bits ?? 0
@@ -164,62 +164,4 @@ public struct AttributeKey: Hashable, Sendable, Comparable, CustomStringConverti
     public static let subjectKeyID = AttributeKey(rawValue: "skid")
     /// `kSecAttrPublicKeyHash`: SHA-1 of the certificate's public key, a private key's `klbl` when they pair.
     public static let publicKeyHash = AttributeKey(rawValue: "pkhh")
-
-    // Apple's schema stores account, service, label, description, comment, generic, alias, server, security domain
-    // and path as blobs: a string, data or a number, each coming back as the type it was given (`.blob`).
-
-    /// Attributes every stored class carries.
-    static let commonKinds: [AttributeKey: AttributeValue.Kind] = [
-        .accessible: .string, .accessGroup: .string, .synchronizable: .bool, .creationDate: .date,
-        .modificationDate: .date, .label: .blob, .accessControl: .data,
-    ]
-
-    /// Attributes of `kSecClassGenericPassword` beyond the common ones.
-    static let genericPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
-        .service: .blob, .generic: .blob, .secretServiceAttributes: .data,
-    ]) { first, _ in first }
-
-    /// Attributes of `kSecClassInternetPassword` beyond the common ones.
-    static let internetPasswordKinds: [AttributeKey: AttributeValue.Kind] = passwordKinds.merging([
-        .securityDomain: .blob, .server: .blob, .protocol: .string, .authenticationType: .string,
-        .port: .number, .path: .blob,
-    ]) { first, _ in first }
-
-    /// Attributes of `kSecClassKey` beyond the common ones: the key class (0 public, 1 private, 2 symmetric) and
-    /// type (Apple's numeric codes, 42 RSA, 73 EC), sizes, the public-key hash and tag, dates, creator and flags.
-    static let keyKinds: [AttributeKey: AttributeValue.Kind] = [
-        .keyClass: .number, .applicationLabel: .blob, .applicationTag: .blob, .keyType: .number,
-        .keySizeInBits: .number, .effectiveKeySize: .number, .startDate: .date, .endDate: .date, .creator: .number,
-        .tokenID: .blob, .tokenHolder: .string,
-    ].merging(keyFlags.map { ($0, AttributeValue.Kind.bool) }) { first, _ in first }
-
-    /// Attributes of `kSecClassCertificate` beyond the common ones.
-    static let certificateKinds: [AttributeKey: AttributeValue.Kind] = [
-        .certificateType: .number, .certificateEncoding: .number, .subject: .data, .issuer: .data,
-        .serialNumber: .data, .subjectKeyID: .data, .publicKeyHash: .data, .alias: .blob,
-    ]
-
-    /// The boolean usage and property flags of keys.
-    public static let keyFlags: [AttributeKey] = [
-        .isPermanent, .isPrivate, .isModifiable, .isSensitive, .wasAlwaysSensitive, .isExtractable,
-        .wasNeverExtractable, .canEncrypt, .canDecrypt, .canDerive, .canSign, .canVerify, .canSignRecover,
-        .canVerifyRecover, .canWrap, .canUnwrap,
-    ]
-
-    /// Attributes both password classes share.
-    private static let passwordKinds: [AttributeKey: AttributeValue.Kind] = [
-        .account: .blob, .itemDescription: .blob, .comment: .blob, .creator: .number, .type: .number,
-        .isInvisible: .bool, .isNegative: .bool, .alias: .blob, .scriptCode: .number, .customIcon: .bool,
-        .isProtected: .bool,
-    ]
-
-    /// Attributes whose keyed digests are indexed columns, so queries on them need no full-table decryption.
-    public static let indexed: [AttributeKey] = [
-        .account, .service, .server, .label, .applicationLabel, .applicationTag, .publicKeyHash, .subject,
-    ]
-
-    /// The indexed attributes, most distinguishing first: the order in which one is picked to drive a lookup.
-    public static let indexedBySelectivity: [AttributeKey] = [
-        .account, .server, .applicationLabel, .publicKeyHash, .applicationTag, .subject, .label, .service,
-    ]
 }

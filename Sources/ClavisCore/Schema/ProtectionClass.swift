@@ -15,6 +15,13 @@ public enum ProtectionClass: String, Sendable, CaseIterable, Hashable {
     /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`.
     case whenPasscodeSetThisDeviceOnly = "akpu"
 
+    /// Apple's name of the class without its `kSecAttrAccessible` prefix (`WhenUnlockedThisDeviceOnly`), as
+    /// `clavis` shows and reads it: the case's name, capitalized.
+    public var name: String {
+        let caseName = "\(self)"
+        return caseName.prefix(1).uppercased() + caseName.dropFirst()
+    }
+
     /// The class an item gets when the caller names none.
     public static let `default` = ProtectionClass.whenUnlocked
 
