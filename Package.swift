@@ -29,19 +29,19 @@ let package = Package(
         .systemLibrary(name: "CProcessHardening"),
         .target(name: "CUnixSocket"),
         .target(name: "CChildProcess"),
-        // libsystemd's sd-bus, loaded on first use by the D-Bus clients the command line and the library carry.
-        .target(name: "CBusLibrary", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CFprintd", dependencies: ["CBusLibrary"]),
-        .target(name: "CJournal", linkerSettings: [.linkedLibrary("systemd")]),
-        .target(name: "CLogind", linkerSettings: [.linkedLibrary("systemd")]),
-        .target(name: "CSecretService", linkerSettings: [.linkedLibrary("systemd")]),
-        // Another Secret Service provider, read by `clavis import-secret-service`; libsystemd is loaded on first use.
-        .target(name: "CSecretSource", dependencies: ["CBusLibrary"]),
+        // libsystemd (sd-bus, the journal, socket activation and readiness), loaded on first use: the one binding of
+        // it, which every module below that speaks to the bus or to systemd calls through. No program links it.
+        .target(name: "CSystemdLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CFprintd", dependencies: ["CSystemdLibrary"]),
+        .target(name: "CJournal", dependencies: ["CSystemdLibrary"]),
+        .target(name: "CLogind", dependencies: ["CSystemdLibrary"]),
+        .target(name: "CSecretService", dependencies: ["CSystemdLibrary"]),
+        // Another Secret Service provider, read by `clavis import-secret-service`.
+        .target(name: "CSecretSource", dependencies: ["CSystemdLibrary"]),
         // The Secret Service of another provider, read by `clavis import-secret-service`.
         .target(name: "ClavisBus", dependencies: ["ClavisCore", "CSecretSource"]),
         // pam_clavis.so, the PAM module (`libpam_clavis.so` in the build folder; installed as pam_clavis.so).
         .target(name: "PAMClavis", linkerSettings: [.linkedLibrary("pam")]),
-        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CTSS2", providers: [.apt(["libtss2-dev"])]),
         // CTPM loads tpm2-tss on first use (dlopen): only a program that meets a TPM loads its libraries.
         .target(name: "CTPM", dependencies: ["CTSS2"]),
@@ -64,7 +64,7 @@ let package = Package(
             name: "ClavisServer",
             dependencies: [
                 "ClavisCore", "ClavisCrypto", "ClavisIdentity", "ClavisEmbedded", "ClavisIPC", "ClavisSystem",
-                "ClavisAuthentication", "CJournal", "CLogind", "CSecretService", "CSystemd",
+                "ClavisAuthentication", "CJournal", "CLogind", "CSecretService", "CSystemdLibrary",
             ]),
         .executableTarget(
             name: "clavisd", dependencies: ["ClavisServer", "ClavisCore", "ClavisSystem"],

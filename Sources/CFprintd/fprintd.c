@@ -3,13 +3,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "CBusLibrary.h"
+#include "CSystemdLibrary.h"
 #include <time.h>
 
 #define FPRINT_NAME "net.reactivated.Fprint"
 #define FPRINT_DEVICE FPRINT_NAME ".Device"
 
-int clavis_fprintd_loadable(void) { return clavis_bus() != NULL; }
+int clavis_fprintd_loadable(void) { return clavis_systemd() != NULL; }
 
 /// Opens the system bus and finds the default reader's path (copied into `device`).
 static int open_device(sd_bus **bus, char *device, size_t capacity) {

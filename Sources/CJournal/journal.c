@@ -1,12 +1,13 @@
 #include "CJournal.h"
+#include "CSystemdLibrary.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
-#include <systemd/sd-journal.h>
 #include <unistd.h>
 
 static const char journal_socket[] = "/run/systemd/journal/socket";
@@ -15,6 +16,7 @@ static const char journal_socket[] = "/run/systemd/journal/socket";
    this process may not write to takes nothing from it either. A journal is there when a datagram can be addressed to
    its socket. */
 int clavis_journal_available(void) {
+    if (clavis_systemd() == NULL) return 0;
     struct stat info;
     if (stat(journal_socket, &info) != 0 || !S_ISSOCK(info.st_mode)) return 0;
     int probe = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -30,6 +32,7 @@ int clavis_journal_available(void) {
 
 int clavis_journal_send(const char *const *fields, const size_t *lengths, int count) {
     if (count <= 0 || count > 64) return -22;
+    if (clavis_systemd() == NULL) return -ELIBACC;
     struct iovec vector[64];
     for (int index = 0; index < count; index++) {
         vector[index].iov_base = (void *)fields[index];

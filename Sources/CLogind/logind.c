@@ -2,7 +2,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <systemd/sd-bus.h>
+#include "CSystemdLibrary.h"
 
 #define LOGIN1 "org.freedesktop.login1"
 
@@ -56,6 +56,10 @@ static int on_prepare_for_sleep(sd_bus_message *message, void *userdata, sd_bus_
 }
 
 clavis_logind *clavis_logind_open(int *error) {
+    if (clavis_systemd() == NULL) {
+        *error = -ELIBACC;
+        return NULL;
+    }
     clavis_logind *watch = calloc(1, sizeof *watch);
     if (watch == NULL) {
         *error = -ENOMEM;

@@ -32,6 +32,10 @@ static int on_name_owner_changed(sd_bus_message *message, void *userdata, sd_bus
 
 clavis_secret_service *clavis_secret_service_open(int *error, int *owns_name) {
     *owns_name = 0;
+    if (clavis_systemd() == NULL) {
+        *error = -ELIBACC;
+        return NULL;
+    }
     clavis_secret_service *service = calloc(1, sizeof *service);
     if (service == NULL) {
         *error = -ENOMEM;

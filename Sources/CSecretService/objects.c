@@ -187,8 +187,9 @@ static int on_dismiss(sd_bus_message *message, void *userdata, sd_bus_error *err
 }
 
 // ---- Vtables ----
+// Not const: each is pointed at the loaded libsystemd's vtable format before it is registered (`point_vtables`).
 
-static const sd_bus_vtable service_vtable[] = {
+static sd_bus_vtable service_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("OpenSession", "sv", "vo", on_open_session, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("CreateCollection", "a{sv}s", "oo", on_create_collection, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -205,7 +206,7 @@ static const sd_bus_vtable service_vtable[] = {
     SD_BUS_VTABLE_END,
 };
 
-static const sd_bus_vtable collection_vtable[] = {
+static sd_bus_vtable collection_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("Delete", "", "o", on_delete, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("SearchItems", "a{ss}", "ao", on_collection_search_items, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -221,7 +222,7 @@ static const sd_bus_vtable collection_vtable[] = {
     SD_BUS_VTABLE_END,
 };
 
-static const sd_bus_vtable item_vtable[] = {
+static sd_bus_vtable item_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("Delete", "", "o", on_delete, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("GetSecret", "o", "(oayays)", on_get_secret, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -234,13 +235,13 @@ static const sd_bus_vtable item_vtable[] = {
     SD_BUS_VTABLE_END,
 };
 
-static const sd_bus_vtable session_vtable[] = {
+static sd_bus_vtable session_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("Close", "", "", on_close_session, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_VTABLE_END,
 };
 
-static const sd_bus_vtable prompt_vtable[] = {
+static sd_bus_vtable prompt_vtable[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("Prompt", "s", "", on_prompt, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("Dismiss", "", "", on_dismiss, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -360,7 +361,18 @@ static int enumerate_objects(sd_bus *bus, const char *prefix, void *userdata, ch
     return 0;
 }
 
+static pthread_once_t vtables_pointed = PTHREAD_ONCE_INIT;
+
+/// Points every vtable at the loaded libsystemd's format, once per process.
+static void point_vtables(void) {
+    sd_bus_vtable *vtables[] = {service_vtable, collection_vtable, item_vtable, session_vtable, prompt_vtable};
+    for (size_t index = 0; index < sizeof vtables / sizeof vtables[0]; index++) {
+        clavis_systemd_point_vtable(vtables[index]);
+    }
+}
+
 int register_objects(clavis_secret_service *service) {
+    pthread_once(&vtables_pointed, point_vtables);
     sd_bus *bus = service->bus;
     sd_bus_slot **slots = service->slots;
     int result = sd_bus_add_object_vtable(bus, &slots[0], SECRETS_ROOT, SERVICE_INTERFACE, service_vtable, service);

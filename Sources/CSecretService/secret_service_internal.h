@@ -5,7 +5,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
-#include <systemd/sd-bus.h>
+#include "CSystemdLibrary.h"
 
 #define SECRETS_NAME "org.freedesktop.secrets"
 #define SECRETS_ROOT "/org/freedesktop/secrets"

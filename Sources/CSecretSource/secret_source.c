@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "CBusLibrary.h"
+#include "CSystemdLibrary.h"
 
 #define SECRETS "org.freedesktop.secrets"
 #define SECRETS_PATH "/org/freedesktop/secrets"
@@ -36,7 +36,7 @@ static int fail(char *message, size_t size, int result, const sd_bus_error *erro
 }
 
 clavis_secret_source *clavis_secret_source_open(uint32_t *owner_pid, int *error, char *message, size_t message_size) {
-    if (clavis_bus() == NULL) {
+    if (clavis_systemd() == NULL) {
         *error = fail(message, message_size, -ENOSYS, NULL, "cannot load libsystemd, which speaks D-Bus");
         return NULL;
     }

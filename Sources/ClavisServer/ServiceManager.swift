@@ -1,4 +1,4 @@
-internal import CSystemd
+internal import CSystemdLibrary
 
 /// What the daemon tells and asks systemd: the socket it passed (socket activation) and readiness (`Type=notify`).
 public enum ServiceManager {

@@ -19,3 +19,16 @@ import Testing
         }
     }
 }
+
+/// libsystemd is loaded on first use through one binding (`CSystemdLibrary`), never linked: a program that meets no
+/// bus, journal or systemd loads none of it.
+@Suite struct SystemdLibraryTests {
+    @Test(arguments: ["clavis", "clavisd", "git-credential-clavis"])
+    func noProgramLinksLibsystemd(program: String) throws {
+        let binary = URL(fileURLWithPath: ClavisBinary.path).deletingLastPathComponent().appendingPathComponent(program)
+        let listed = try runProcess("/usr/bin/ldd", [binary.path])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        try #require(listed.standardOutput.contains("libc.so"))
+        #expect(!listed.standardOutput.contains("libsystemd"), "\(program) links libsystemd")
+    }
+}
