@@ -21,105 +21,144 @@ enum RequestHandler {
         var subject = Self.subject(of: request, defaultGroup: service.entitlements.defaultGroup)
         do throws(KeychainError) {
             switch request {
-            case .add(let item):
-                let answered = response(try service.add(item)) { stored in
-                    subject.items = [stored.persistentReference]
-                    subject.accessGroups = [stored.accessGroup]
-                    return .item(stored)
-                }
-                return (answered, subject)
-            case .find(let query):
-                let answered = response(try service.find(query)) { found in
-                    subject.items = found.map(\.persistentReference)
-                    if query.accessGroups == nil { subject.accessGroups = Self.groups(of: found) }
-                    return .items(found)
-                }
-                return (answered, subject)
-            case .lockedItemReferences(let query):
-                let references = try service.lockedItemReferences(query)
-                subject.items = references
-                return (.references(references), subject)
-            case .update(let query, let changes):
-                let answered = response(try service.updateNamingItems(query, with: changes)) { changed in
-                    subject.items = changed
-                    return .count(changed.count)
-                }
-                return (answered, subject)
-            case .delete(let query):
-                let answered = response(try service.deleteNamingItems(query)) { deleted in
-                    subject.items = deleted
-                    return .count(deleted.count)
-                }
-                return (answered, subject)
-            case .addGeneratedKey(let item):
-                let answered = response(try service.addGeneratedKey(item)) { stored in
-                    subject.items = [stored.persistentReference]
-                    subject.accessGroups = [stored.accessGroup]
-                    return .item(stored)
-                }
-                return (answered, subject)
-            case .useKey(let reference, let use, let proof):
-                let answered = response(try service.useKey(reference, for: use, authentication: proof)) {
-                    .keyResult($0)
-                }
-                return (answered, subject)
-            case .generateSealedKey(let item):
-                let answered = response(try service.generateSealedKey(item)) { key in
-                    subject.accessGroups = [key.item.accessGroup]
-                    return .sealedKey(key)
-                }
-                return (answered, subject)
-            case .useSealedKey(let box, let use, let proof):
-                let answered = response(try service.useSealedKey(box, for: use, authentication: proof)) {
-                    .keyResult($0)
-                }
-                return (answered, subject)
-            case .addSealedKey(let box, let item):
-                let answered = response(try service.addSealedKey(box, as: item)) { stored in
-                    subject.items = [stored.persistentReference]
-                    subject.accessGroups = [stored.accessGroup]
-                    return .item(stored)
-                }
-                return (answered, subject)
-            case .lock:
-                try service.lock()
-                return (.done, subject)
-            case .unlock(let passcode):
-                try service.unlock(passcode: passcode)
-                return (.done, subject)
-            case .verifyPasscode(let passcode, let session):
-                return (.identity(try service.verifyPasscode(passcode, session: session)), subject)
-            case .promptForPasscode(let prompt):
-                return (.identity(try service.promptForPasscode(prompt)), subject)
-            case .biometryStatus:
-                return (.biometry(try service.biometryStatus()), subject)
-            case .scanBiometry(let reason, let session):
-                return (.biometricCheck(try service.scanBiometry(reason: reason, session: session)), subject)
-            case .endAuthenticationSession(let session):
-                try service.endAuthenticationSession(session)
-                return (.done, subject)
-            case .setPasscode(let new, let current, let strength):
-                try service.setPasscode(new, current: current, strength: strength)
-                return (.done, subject)
-            case .status:
-                return (.status(try service.status()), subject)
-            case .exportBackup(let passphrase, let strength):
-                let (archive, summary) = try service.exportBackup(passphrase: passphrase, strength: strength)
-                return (.backup(archive, summary), subject)
-            case .importBackup(let archive, let passphrase):
-                return (.restore(try service.importBackup(archive, passphrase: passphrase)), subject)
-            case .accessLog(let query):
-                return (.accessLog(accessLog(query)), subject)
-            case .purgeAccessGroups(let groups):
-                let purge = try service.purgeAccessGroups(groups)
-                subject.accessGroups = purge.purgedGroups
-                DaemonLog.report(Self.describe(purge, application: service.entitlements.applicationIdentifier))
-                return (.purge(purge), subject)
-            case .sync(let command):
-                return (.syncStatus(try service.sync(command)), subject)
+            case .add, .find, .lockedItemReferences, .update, .delete:
+                return (try answerItemRequest(request, with: service, subject: &subject), subject)
+            case .addGeneratedKey, .useKey, .generateSealedKey, .useSealedKey, .addSealedKey:
+                return (try answerKeyRequest(request, with: service, subject: &subject), subject)
+            case .lock, .unlock, .verifyPasscode, .promptForPasscode, .biometryStatus, .scanBiometry,
+                .endAuthenticationSession, .setPasscode:
+                return (try answerAuthenticationRequest(request, with: service), subject)
+            case .status, .exportBackup, .importBackup, .accessLog, .purgeAccessGroups, .sync:
+                return (
+                    try answerKeychainRequest(request, with: service, accessLog: accessLog, subject: &subject), subject
+                )
             }
         } catch {
             return (.failure(error), subject)
+        }
+    }
+
+    /// Adds, finds, updates and deletes items, naming them in `subject`.
+    private static func answerItemRequest(
+        _ request: Request, with service: EmbeddedKeychainService, subject: inout Subject
+    ) throws(KeychainError) -> Response {
+        switch request {
+        case .add(let item):
+            return response(try service.add(item)) { stored in
+                subject.items = [stored.persistentReference]
+                subject.accessGroups = [stored.accessGroup]
+                return .item(stored)
+            }
+        case .find(let query):
+            return response(try service.find(query)) { found in
+                subject.items = found.map(\.persistentReference)
+                if query.accessGroups == nil { subject.accessGroups = Self.groups(of: found) }
+                return .items(found)
+            }
+        case .lockedItemReferences(let query):
+            let references = try service.lockedItemReferences(query)
+            subject.items = references
+            return .references(references)
+        case .update(let query, let changes):
+            return response(try service.updateNamingItems(query, with: changes)) { changed in
+                subject.items = changed
+                return .count(changed.count)
+            }
+        case .delete(let query):
+            return response(try service.deleteNamingItems(query)) { deleted in
+                subject.items = deleted
+                return .count(deleted.count)
+            }
+        default:
+            preconditionFailure("\(subject.operation) is not an item request")
+        }
+    }
+
+    /// Makes, stores and uses keys, naming the key items in `subject`.
+    private static func answerKeyRequest(
+        _ request: Request, with service: EmbeddedKeychainService, subject: inout Subject
+    ) throws(KeychainError) -> Response {
+        switch request {
+        case .addGeneratedKey(let item):
+            return response(try service.addGeneratedKey(item)) { stored in
+                subject.items = [stored.persistentReference]
+                subject.accessGroups = [stored.accessGroup]
+                return .item(stored)
+            }
+        case .useKey(let reference, let use, let proof):
+            return response(try service.useKey(reference, for: use, authentication: proof)) { .keyResult($0) }
+        case .generateSealedKey(let item):
+            return response(try service.generateSealedKey(item)) { key in
+                subject.accessGroups = [key.item.accessGroup]
+                return .sealedKey(key)
+            }
+        case .useSealedKey(let box, let use, let proof):
+            return response(try service.useSealedKey(box, for: use, authentication: proof)) { .keyResult($0) }
+        case .addSealedKey(let box, let item):
+            return response(try service.addSealedKey(box, as: item)) { stored in
+                subject.items = [stored.persistentReference]
+                subject.accessGroups = [stored.accessGroup]
+                return .item(stored)
+            }
+        default:
+            preconditionFailure("\(subject.operation) is not a key request")
+        }
+    }
+
+    /// Locks, unlocks and authenticates.
+    private static func answerAuthenticationRequest(
+        _ request: Request, with service: EmbeddedKeychainService
+    ) throws(KeychainError) -> Response {
+        switch request {
+        case .lock:
+            try service.lock()
+            return .done
+        case .unlock(let passcode):
+            try service.unlock(passcode: passcode)
+            return .done
+        case .verifyPasscode(let passcode, let session):
+            return .identity(try service.verifyPasscode(passcode, session: session))
+        case .promptForPasscode(let prompt):
+            return .identity(try service.promptForPasscode(prompt))
+        case .biometryStatus:
+            return .biometry(try service.biometryStatus())
+        case .scanBiometry(let reason, let session):
+            return .biometricCheck(try service.scanBiometry(reason: reason, session: session))
+        case .endAuthenticationSession(let session):
+            try service.endAuthenticationSession(session)
+            return .done
+        case .setPasscode(let new, let current, let strength):
+            try service.setPasscode(new, current: current, strength: strength)
+            return .done
+        default:
+            preconditionFailure("not an authentication request")
+        }
+    }
+
+    /// Answers what concerns the keychain as a whole: its status, backups, the access log, purges and sync.
+    private static func answerKeychainRequest(
+        _ request: Request, with service: EmbeddedKeychainService, accessLog: (AccessLogQuery) -> Data,
+        subject: inout Subject
+    ) throws(KeychainError) -> Response {
+        switch request {
+        case .status:
+            return .status(try service.status())
+        case .exportBackup(let passphrase, let strength):
+            let (archive, summary) = try service.exportBackup(passphrase: passphrase, strength: strength)
+            return .backup(archive, summary)
+        case .importBackup(let archive, let passphrase):
+            return .restore(try service.importBackup(archive, passphrase: passphrase))
+        case .accessLog(let query):
+            return .accessLog(accessLog(query))
+        case .purgeAccessGroups(let groups):
+            let purge = try service.purgeAccessGroups(groups)
+            subject.accessGroups = purge.purgedGroups
+            DaemonLog.report(Self.describe(purge, application: service.entitlements.applicationIdentifier))
+            return .purge(purge)
+        case .sync(let command):
+            return .syncStatus(try service.sync(command))
+        default:
+            preconditionFailure("\(subject.operation) is not a keychain request")
         }
     }
 

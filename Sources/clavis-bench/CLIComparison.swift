@@ -68,15 +68,7 @@
         static func worker(home: String, calls: Int, clavis: String) -> Int32 {
             setenv("CLAVIS_HOME", home, 1)
             guard let secretTool = ChildProcess.find("secret-tool") else { return 2 }
-            for index in 0..<calls {
-                let stored = ChildProcess.runToEnd(
-                    secretTool, ["store", "--label=bench-\(index)", "bench", "cli", "id", String(index)],
-                    input: Workloads.secret(index))
-                guard stored.status == 0 else {
-                    print("secret-tool store failed with status \(stored.status)")
-                    return 1
-                }
-            }
+            guard store(calls, with: secretTool) else { return 1 }
             // The same keychain through a clavisd, as secret-tool goes through gnome-keyring-daemon.
             let daemon: DaemonWorkloads.Daemon
             do {
@@ -125,15 +117,36 @@
                     return 1
                 }
             }
-            print(ours.row)
-            print(oursThroughDaemon.row)
-            print(peer.row)
-            let embedded = ours.percentile(0.5) / peer.percentile(0.5)
-            let throughDaemon = oursThroughDaemon.percentile(0.5) / peer.percentile(0.5)
-            print(
-                String(format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded,", embedded))
-            print(String(format: "    %.2fx through clavisd", throughDaemon))
+            printRows(ours: ours, throughDaemon: oursThroughDaemon, peer: peer)
             return 0
+        }
+
+        /// Stores the bench's first `count` secrets with `secretTool`, as `lookup` finds them; false when one fails.
+        private static func store(_ count: Int, with secretTool: String) -> Bool {
+            for index in 0..<count {
+                let stored = ChildProcess.runToEnd(
+                    secretTool, ["store", "--label=bench-\(index)", "bench", "cli", "id", String(index)],
+                    input: Workloads.secret(index))
+                guard stored.status == 0 else {
+                    print("secret-tool store failed with status \(stored.status)")
+                    return false
+                }
+            }
+            return true
+        }
+
+        /// The three rows and the ratios of their medians.
+        private static func printRows(ours: Measurement, throughDaemon: Measurement, peer: Measurement) {
+            print(ours.row)
+            print(throughDaemon.row)
+            print(peer.row)
+            let embeddedRatio = ours.percentile(0.5) / peer.percentile(0.5)
+            let daemonRatio = throughDaemon.percentile(0.5) / peer.percentile(0.5)
+            print(
+                String(
+                    format: "clavis find-generic-password -w / secret-tool lookup, p50: %.2fx embedded,", embeddedRatio)
+            )
+            print(String(format: "    %.2fx through clavisd", daemonRatio))
         }
     }
 #endif

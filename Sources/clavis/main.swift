@@ -82,44 +82,57 @@ func runClavis(_ arguments: [String]) -> Int32 {
         Console.out(descriptor.usageText)
         return ExitStatus.success
     }
-    let command: any RunnableCommand
-    do throws(UsageError) {
-        var specs = descriptor.options
-        specs.append(OptionSpec(flag: "--json", help: "print JSON"))
-        specs.append(OptionSpec(flag: "--help", help: "show this help"))
-        let parsed = try ParsedOptions(Array(arguments.dropFirst()), specs: specs)
-        json = json || parsed.has("--json")
-        if !parsed.operands.isEmpty && descriptor.operands.isEmpty {
-            throw UsageError(message: "unexpected argument \(parsed.operands[0])")
-        }
-        command = try descriptor.make(parsed)
-    } catch {
-        Console.error(
-            "clavis: \(error.message)\n\(descriptor.usageLine)\nRun 'clavis \(descriptor.name) --help' for its options."
-        )
+    guard let (command, asksForJSON) = makeCommand(descriptor, arguments.dropFirst()) else {
         return ExitStatus.usage
     }
-    // A locked keychain is unlocked first when someone can be asked (terminal or CLAVIS_ASKPASS), as `security`
-    // does; elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36).
-    if descriptor.usesItems {
-        let client: KeychainClient
-        do throws(KeychainError) {
-            client = try KeychainClient()
-        } catch {
-            return Console.fail("SecKeychainOpen", error)
-        }
-        do throws(KeychainError) {
-            try client.unlockAsking(otherwise: KeychainError(.interactionNotAllowed, "the keychain stays as it is"))
-        } catch  where error.code == .interactionNotAllowed {
-            // Nothing to unlock, or nobody to ask: the items' own answers say what is closed.
-        } catch {
-            return Console.fail("SecKeychainUnlock", error)
-        }
-    }
+    json = json || asksForJSON
+    if descriptor.usesItems, let failure = unlockIfSomeoneCanBeAsked() { return failure }
     let context = CommandContext(
         json: json,
         formatter: ItemFormatter(keychainPath: ClavisConfiguration.current.home.databasePath, json: json))
     return command.run(context)
+}
+
+/// The command `arguments` (the verb's options and operands) make of `descriptor`, and whether they ask for JSON;
+/// `nil` once a usage error is reported.
+func makeCommand(_ descriptor: CommandDescriptor, _ arguments: ArraySlice<String>)
+    -> (command: any RunnableCommand, json: Bool)?
+{
+    do throws(UsageError) {
+        var specs = descriptor.options
+        specs.append(OptionSpec(flag: "--json", help: "print JSON"))
+        specs.append(OptionSpec(flag: "--help", help: "show this help"))
+        let parsed = try ParsedOptions(Array(arguments), specs: specs)
+        if !parsed.operands.isEmpty && descriptor.operands.isEmpty {
+            throw UsageError(message: "unexpected argument \(parsed.operands[0])")
+        }
+        return (try descriptor.make(parsed), parsed.has("--json"))
+    } catch {
+        Console.error(
+            "clavis: \(error.message)\n\(descriptor.usageLine)\nRun 'clavis \(descriptor.name) --help' for its options."
+        )
+        return nil
+    }
+}
+
+/// Unlocks a locked keychain first when someone can be asked (terminal or CLAVIS_ASKPASS), as `security` does;
+/// elsewhere it stays locked and `WhenUnlocked` items answer errSecInteractionNotAllowed (exit 36). The exit status
+/// of a failure, or `nil`.
+func unlockIfSomeoneCanBeAsked() -> Int32? {
+    let client: KeychainClient
+    do throws(KeychainError) {
+        client = try KeychainClient()
+    } catch {
+        return Console.fail("SecKeychainOpen", error)
+    }
+    do throws(KeychainError) {
+        try client.unlockAsking(otherwise: KeychainError(.interactionNotAllowed, "the keychain stays as it is"))
+    } catch  where error.code == .interactionNotAllowed {
+        // Nothing to unlock, or nobody to ask: the items' own answers say what is closed.
+    } catch {
+        return Console.fail("SecKeychainUnlock", error)
+    }
+    return nil
 }
 
 // Secrets pass through this process: keep them out of core dumps and debuggers attached by the same user.

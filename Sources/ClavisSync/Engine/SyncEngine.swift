@@ -88,70 +88,82 @@ public struct SyncEngine {
             if pending == nil { pending = localChanged ? try localChanges(of: local) : [:] }
             // Each change's step, decided in order; the items to apply go to the keychain together, and the state
             // moves past a change only once its step is done.
-            var steps: [Step] = []
-            var toApply: [SyncedItem] = []
-            // A record that does not verify stops the round there, and every round after, until it is resolved: it
-            // is never applied, nor passed over unnoticed (the changes before it still are).
-            var refusedRecord: KeychainError?
-            for change in changes {
-                let record = change.record
-                // This device's own write, read back.
-                if record.writer == membership.device.identifier, state.versions[record.identifier] == record.version {
-                    steps.append(.own(change))
-                    continue
-                }
-                let item: SyncedItem
-                do {
-                    // After an expired delete, a version 1 is the item beginning again, not a replay.
-                    let known = knowsExpiredTombstone(record.identifier) ? nil : state.versions[record.identifier]
-                    item = try record.open(keys: keys, members: members, newerThan: known)
-                } catch {
-                    refusedRecord = error
-                    break
-                }
-                if let mine = pending?[record.identifier],
-                    !Self.wins(
-                        item.modified, writer: record.writer, over: mine.modified,
-                        ownWriter: membership.device.identifier)
-                {
-                    steps.append(.kept(change, item))
-                } else {
-                    steps.append(.apply(change, item, toApply.count))
-                    toApply.append(item)
-                }
-            }
+            let (steps, toApply, refusedRecord) = decide(changes, pending: pending, keys: keys, members: members)
             let applied = toApply.isEmpty ? SyncApplied(outcomes: []) : try local.apply(toApply)
             for step in steps {
-                switch step {
-                case .own(let change):
-                    state.lastChange = change.change
-                case .kept(let change, let item):
-                    round.kept += 1
-                    try passed(change, item, records: records)
-                case .apply(let change, let item, let index):
-                    // A change that could not be applied now is read again by the next round.
-                    guard index < applied.outcomes.count else {
-                        throw applied.stopped
-                            ?? KeychainError(.internal, "the keychain applied fewer changes than given")
-                    }
-                    if applied.outcomes[index] == nil {
-                        pending?[change.record.identifier] = nil
-                        state.agreed[change.record.identifier] = try fingerprint(of: item)
-                        round.applied += 1
-                    } else {
-                        // A newer build's item, or one this keychain cannot hold: waiting would not change that,
-                        // and would hold back every change after it. A local change it won over stays here, and
-                        // is not sent over it.
-                        if let mine = pending?[change.record.identifier] {
-                            state.agreed[change.record.identifier] = try fingerprint(of: mine)
-                            pending?[change.record.identifier] = nil
-                        }
-                        round.refused += 1
-                    }
-                    try passed(change, item, records: records)
-                }
+                try carryOut(step, applied: applied, pending: &pending, round: &round, records: records)
             }
             if let refusedRecord { throw refusedRecord }
+        }
+    }
+
+    /// The step of each change, in order, and the items to apply; a record that does not verify ends the list
+    /// there, with its error: it stops the round there, and every round after, until it is resolved, never applied
+    /// nor passed over unnoticed (the changes before it still are).
+    private func decide(
+        _ changes: [SyncRecordStore.Change], pending: [[UInt8]: SyncedItem]?, keys: [Int64: SyncKeys],
+        members: [[UInt8]: [UInt8]]
+    ) -> (steps: [Step], toApply: [SyncedItem], refused: KeychainError?) {
+        var steps: [Step] = []
+        var toApply: [SyncedItem] = []
+        for change in changes {
+            let record = change.record
+            // This device's own write, read back.
+            if record.writer == membership.device.identifier, state.versions[record.identifier] == record.version {
+                steps.append(.own(change))
+                continue
+            }
+            let item: SyncedItem
+            do {
+                // After an expired delete, a version 1 is the item beginning again, not a replay.
+                let known = knowsExpiredTombstone(record.identifier) ? nil : state.versions[record.identifier]
+                item = try record.open(keys: keys, members: members, newerThan: known)
+            } catch {
+                return (steps, toApply, error)
+            }
+            if let mine = pending?[record.identifier],
+                !Self.wins(
+                    item.modified, writer: record.writer, over: mine.modified, ownWriter: membership.device.identifier)
+            {
+                steps.append(.kept(change, item))
+            } else {
+                steps.append(.apply(change, item, toApply.count))
+                toApply.append(item)
+            }
+        }
+        return (steps, toApply, nil)
+    }
+
+    /// Does one change's step, once the keychain took the items to apply (`applied`), and moves the state past it.
+    private mutating func carryOut(
+        _ step: Step, applied: SyncApplied, pending: inout [[UInt8]: SyncedItem]?, round: inout Round,
+        records: SyncRecordStore
+    ) throws(KeychainError) {
+        switch step {
+        case .own(let change):
+            state.lastChange = change.change
+        case .kept(let change, let item):
+            round.kept += 1
+            try passed(change, item, records: records)
+        case .apply(let change, let item, let index):
+            // A change that could not be applied now is read again by the next round.
+            guard index < applied.outcomes.count else {
+                throw applied.stopped ?? KeychainError(.internal, "the keychain applied fewer changes than given")
+            }
+            if applied.outcomes[index] == nil {
+                pending?[change.record.identifier] = nil
+                state.agreed[change.record.identifier] = try fingerprint(of: item)
+                round.applied += 1
+            } else {
+                // A newer build's item, or one this keychain cannot hold: waiting would not change that, and would
+                // hold back every change after it. A local change it won over stays here, and is not sent over it.
+                if let mine = pending?[change.record.identifier] {
+                    state.agreed[change.record.identifier] = try fingerprint(of: mine)
+                    pending?[change.record.identifier] = nil
+                }
+                round.refused += 1
+            }
+            try passed(change, item, records: records)
         }
     }
 

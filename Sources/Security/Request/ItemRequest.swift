@@ -75,18 +75,7 @@ struct ItemRequest {
             }
             secret = data
         }
-        var keyReference: SecKey?
-        var certificateReference: SecCertificate?
-        if let value = query.take(.valueReference), itemClass.isStorable {
-            if itemClass == .key, let key = value.object as? SecKey {
-                keyReference = key
-            } else if itemClass == .certificate, let certificate = value.object as? SecCertificate {
-                certificateReference = certificate
-            } else {
-                throw KeychainError(
-                    .param, "kSecValueRef must be a SecKey of a key or a SecCertificate of a certificate")
-            }
-        }
+        let reference = try Self.valueReference(&query, of: itemClass)
         accessGroup = try query.takeString(.accessGroup)
         if let value = query.take(.synchronizable) {
             synchronizable = try Self.synchronizable(value, for: operation)
@@ -103,27 +92,57 @@ struct ItemRequest {
             // every class shares and finds nothing, so the rest (their own attributes and match keys) is not read.
             return
         }
-        try Self.skipIgnoredKeys(&query)
+        try readAttributes(&query, for: operation, reference: reference)
+    }
 
+    /// `kSecValueRef` of a stored class: a `SecKey` for a key, a `SecCertificate` for a certificate.
+    private static func valueReference(_ query: inout QueryDictionary, of itemClass: ItemClass)
+        throws(KeychainError) -> ValueReference?
+    {
+        guard let value = query.take(.valueReference), itemClass.isStorable else { return nil }
+        if itemClass == .key, let key = value.object as? SecKey { return .key(key) }
+        if itemClass == .certificate, let certificate = value.object as? SecCertificate {
+            return .certificate(certificate)
+        }
+        throw KeychainError(.param, "kSecValueRef must be a SecKey of a key or a SecCertificate of a certificate")
+    }
+
+    /// What `kSecValueRef` names of a stored item.
+    private enum ValueReference {
+        case key(SecKey)
+        case certificate(SecCertificate)
+
+        var key: SecKey? { if case .key(let key) = self { key } else { nil } }
+        var certificate: SecCertificate? {
+            if case .certificate(let certificate) = self { certificate } else { nil }
+        }
+    }
+
+    /// Reads the attributes of a stored class: the dictionary's own, those a key or certificate given by reference
+    /// or data implies, the protection and, for an add, the access control; then checks them against the class.
+    private mutating func readAttributes(
+        _ query: inout QueryDictionary, for operation: Operation, reference: ValueReference?
+    ) throws(KeychainError) {
+        try Self.skipIgnoredKeys(&query)
         let keyCodes = itemClass == .key ? try KeyItem.takeCodes(&query) : [:]
         attributes = try query.takeAttributes(of: itemClass, droppingDates: operation == .add)
         attributes.merge(keyCodes) { _, code in code }
         if itemClass == .key {
             if operation == .add {
                 (attributes, keySecret) = try KeyItem.forAdd(
-                    reference: keyReference, data: secret, attributes: attributes)
+                    reference: reference?.key, data: secret, attributes: attributes)
                 secret = nil
-            } else if let keyReference {
-                attributes.merge(KeyItem.matching(keyReference)) { _, derived in derived }
+            } else if let key = reference?.key {
+                attributes.merge(KeyItem.matching(key)) { _, derived in derived }
             }
         }
         if itemClass == .certificate {
             if operation == .add {
                 (attributes, keySecret) = try CertificateItem.forAdd(
-                    reference: certificateReference, data: secret, attributes: attributes)
+                    reference: reference?.certificate, data: secret, attributes: attributes)
                 secret = nil
-            } else if let certificateReference {
-                attributes.merge(CertificateItem.matching(certificateReference)) { _, derived in derived }
+            } else if let certificate = reference?.certificate {
+                attributes.merge(CertificateItem.matching(certificate)) { _, derived in derived }
             }
         }
         if let protection { attributes[.accessible] = .string(protection.rawValue) }

@@ -38,41 +38,53 @@ struct AddPasswordCommand: RunnableCommand {
             name: "add-\(kind.word)-password", summary: "Add \(kind.article) password item.", options: options
         ) { (parsed) throws(UsageError) in
             var attributes = try kind.attributes(from: parsed)
-            var protection: ProtectionClass?
-            if let text = parsed.value("--accessible") {
-                guard let code = AccessControlText.protectionCode(text) else {
-                    throw UsageError(message: "--accessible: unknown protection class '\(text)'")
-                }
-                protection = ProtectionClass(rawValue: code)
-                attributes[.accessible] = .string(code)
-            }
-            if let text = parsed.value("--access-control") {
-                guard let flags = AccessControlText.flags(text) else {
-                    throw UsageError(message: "--access-control: unknown flag in '\(text)'")
-                }
-                let policy = AccessControl(protection: protection ?? .whenUnlocked, flags: flags)
-                do throws(KeychainError) {
-                    try policy.validate(for: kind.itemClass)
-                } catch {
-                    throw UsageError(message: "--access-control: '\(text)' is not a valid combination")
-                }
-                attributes[.accessControl] = .data(policy.encoded)
-                attributes[.accessible] = .string(policy.protection.rawValue)
-            }
-            var password = SecretSource(parsed, flag: "-w")
-            if let hex = parsed.value("-X") {
-                guard password.value == nil && !password.prompted else {
-                    throw UsageError(message: "give the password with -w or -X, not both")
-                }
-                guard let bytes = SecretSource.bytes(fromHex: hex) else {
-                    throw UsageError(message: "-X needs an even number of hexadecimal digits")
-                }
-                password = SecretSource(bytes: bytes)
-            }
+            attributes.merge(try protection(parsed, for: kind.itemClass)) { _, chosen in chosen }
             return AddPasswordCommand(
-                kind: kind, attributes: attributes, password: password, updateExisting: parsed.has("-U"),
+                kind: kind, attributes: attributes, password: try password(parsed), updateExisting: parsed.has("-U"),
                 synchronizable: parsed.has("--synchronizable"))
         }
+    }
+
+    /// The protection class (`--accessible`) and access control (`--access-control`) given, as attributes.
+    private static func protection(_ parsed: ParsedOptions, for itemClass: ItemClass) throws(UsageError)
+        -> [AttributeKey: AttributeValue]
+    {
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        var protection: ProtectionClass?
+        if let text = parsed.value("--accessible") {
+            guard let code = AccessControlText.protectionCode(text) else {
+                throw UsageError(message: "--accessible: unknown protection class '\(text)'")
+            }
+            protection = ProtectionClass(rawValue: code)
+            attributes[.accessible] = .string(code)
+        }
+        if let text = parsed.value("--access-control") {
+            guard let flags = AccessControlText.flags(text) else {
+                throw UsageError(message: "--access-control: unknown flag in '\(text)'")
+            }
+            let policy = AccessControl(protection: protection ?? .whenUnlocked, flags: flags)
+            do throws(KeychainError) {
+                try policy.validate(for: itemClass)
+            } catch {
+                throw UsageError(message: "--access-control: '\(text)' is not a valid combination")
+            }
+            attributes[.accessControl] = .data(policy.encoded)
+            attributes[.accessible] = .string(policy.protection.rawValue)
+        }
+        return attributes
+    }
+
+    /// Where the password comes from: `-w` (given, prompted or read) or `-X` (hexadecimal), not both.
+    private static func password(_ parsed: ParsedOptions) throws(UsageError) -> SecretSource {
+        let password = SecretSource(parsed, flag: "-w")
+        guard let hex = parsed.value("-X") else { return password }
+        guard password.value == nil && !password.prompted else {
+            throw UsageError(message: "give the password with -w or -X, not both")
+        }
+        guard let bytes = SecretSource.bytes(fromHex: hex) else {
+            throw UsageError(message: "-X needs an even number of hexadecimal digits")
+        }
+        return SecretSource(bytes: bytes)
     }
 
     func run(_ context: CommandContext) -> Int32 {

@@ -72,30 +72,37 @@ struct SignatureCommand: RunnableCommand {
         } catch {
             return context.fail("SecItemCopyMatching", error)
         }
-        if verifies {
-            guard let signatureFile = signature, let signed = FileManager.default.contents(atPath: signatureFile) else {
-                Console.error("clavis: verify: cannot read \(signature ?? "")")
-                return ExitStatus.forFailure(KeychainError(.io, ""))
-            }
-            // The public key item when there is one (no private key is read, so nothing is asked for); else the
-            // private key's public half.
-            let found: StoredKey
-            do throws(KeychainError) {
-                var key = try findKey(.publicKey, client)
-                if key == nil { key = try findKey(.privateKey, client) }
-                guard let key else { throw KeychainError(.itemNotFound, "no key has this tag or label") }
-                found = key
-            } catch {
-                return context.fail("SecItemCopyMatching", error)
-            }
-            do throws(KeychainError) {
-                try client.verify(Array(signed), over: Array(data), with: found, algorithmName: algorithm)
-            } catch {
-                return context.fail("SecKeyVerifySignature", error)
-            }
-            if context.json { Console.out(ItemFormatter.jsonText(["verified": .bool(true)])) }
-            return ExitStatus.success
+        return verifies ? verify(data, client: client, context) : sign(data, client: client, context)
+    }
+
+    /// `verify`: the signature file's signature over `data`, checked with the key's public half.
+    private func verify(_ data: Data, client: KeychainClient, _ context: CommandContext) -> Int32 {
+        guard let signatureFile = signature, let signed = FileManager.default.contents(atPath: signatureFile) else {
+            Console.error("clavis: verify: cannot read \(signature ?? "")")
+            return ExitStatus.forFailure(KeychainError(.io, ""))
         }
+        // The public key item when there is one (no private key is read, so nothing is asked for); else the
+        // private key's public half.
+        let found: StoredKey
+        do throws(KeychainError) {
+            var key = try findKey(.publicKey, client)
+            if key == nil { key = try findKey(.privateKey, client) }
+            guard let key else { throw KeychainError(.itemNotFound, "no key has this tag or label") }
+            found = key
+        } catch {
+            return context.fail("SecItemCopyMatching", error)
+        }
+        do throws(KeychainError) {
+            try client.verify(Array(signed), over: Array(data), with: found, algorithmName: algorithm)
+        } catch {
+            return context.fail("SecKeyVerifySignature", error)
+        }
+        if context.json { Console.out(ItemFormatter.jsonText(["verified": .bool(true)])) }
+        return ExitStatus.success
+    }
+
+    /// `sign`: `data` signed with the private key, to the output file or standard output.
+    private func sign(_ data: Data, client: KeychainClient, _ context: CommandContext) -> Int32 {
         let privateKey: StoredKey
         do throws(KeychainError) {
             guard let found = try findKey(.privateKey, client) else {
