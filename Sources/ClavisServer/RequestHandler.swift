@@ -44,11 +44,7 @@ enum RequestHandler {
     ) throws(KeychainError) -> Response {
         switch request {
         case .add(let item):
-            return response(try service.add(item)) { stored in
-                subject.items = [stored.persistentReference]
-                subject.accessGroups = [stored.accessGroup]
-                return .item(stored)
-            }
+            return response(try service.add(item)) { stored($0, subject: &subject) }
         case .find(let query):
             return response(try service.find(query)) { found in
                 subject.items = found.map(\.persistentReference)
@@ -80,11 +76,7 @@ enum RequestHandler {
     ) throws(KeychainError) -> Response {
         switch request {
         case .addGeneratedKey(let item):
-            return response(try service.addGeneratedKey(item)) { stored in
-                subject.items = [stored.persistentReference]
-                subject.accessGroups = [stored.accessGroup]
-                return .item(stored)
-            }
+            return response(try service.addGeneratedKey(item)) { stored($0, subject: &subject) }
         case .useKey(let reference, let use, let proof):
             return response(try service.useKey(reference, for: use, authentication: proof)) { .keyResult($0) }
         case .generateSealedKey(let item):
@@ -95,11 +87,7 @@ enum RequestHandler {
         case .useSealedKey(let box, let use, let proof):
             return response(try service.useSealedKey(box, for: use, authentication: proof)) { .keyResult($0) }
         case .addSealedKey(let box, let item):
-            return response(try service.addSealedKey(box, as: item)) { stored in
-                subject.items = [stored.persistentReference]
-                subject.accessGroups = [stored.accessGroup]
-                return .item(stored)
-            }
+            return response(try service.addSealedKey(box, as: item)) { stored($0, subject: &subject) }
         default:
             preconditionFailure("\(subject.operation) is not a key request")
         }
@@ -238,6 +226,13 @@ enum RequestHandler {
     private static func groups(of items: [Item]) -> [String] {
         var seen: Set<String> = []
         return items.map(\.accessGroup).filter { seen.insert($0).inserted }
+    }
+
+    /// The answer of a call that stored `item`, which it names in `subject`.
+    private static func stored(_ item: Item, subject: inout Subject) -> Response {
+        subject.items = [item.persistentReference]
+        subject.accessGroups = [item.accessGroup]
+        return .item(item)
     }
 
     private static func response<Result>(_ answer: ServiceAnswer<Result>, _ done: (Result) -> Response) -> Response {
