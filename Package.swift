@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "ClavisStore",
             dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSQLite", "ClavisTPM", "ClavisSystem"]),
-        .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto"]),
+        .target(name: "ClavisIdentity", dependencies: ["ClavisCore", "ClavisCrypto", "ClavisSystem"]),
         .target(name: "ClavisIPC", dependencies: ["ClavisCore", "ClavisSystem"]),
         .target(
             name: "ClavisServer",

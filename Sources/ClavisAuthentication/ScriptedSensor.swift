@@ -77,9 +77,8 @@ public struct ScriptedSensor: BiometricSensor {
     private func transact<Value>(_ body: (inout Script) -> Result<Value, AuthenticationFailure>)
         throws(AuthenticationFailure) -> (kind: BiometryKind, value: Value)
     {
-        let descriptor = open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .biometryNotAvailable }
-        defer { close(descriptor) }
+        guard let file = try? FileDescriptor(opening: path, O_RDWR) else { throw .biometryNotAvailable }
+        let descriptor = file.rawValue
         guard flock(descriptor, LOCK_EX) == 0 else { throw .biometryNotAvailable }
         guard let contents = try? FileContents.read(descriptor, limit: Self.largestScript),
             var script = try? JSONDecoder().decode(Script.self, from: Data(contents))

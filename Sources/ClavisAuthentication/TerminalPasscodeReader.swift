@@ -16,9 +16,7 @@ import ClavisSystem
 public struct TerminalPasscodeReader: PasscodeReader {
     /// A reader when the process has a controlling terminal; `nil` otherwise.
     public init?() {
-        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        close(descriptor)
+        guard (try? FileDescriptor(opening: "/dev/tty", O_RDWR | O_NOCTTY)) != nil else { return nil }
     }
 
     /// Three attempts.
@@ -26,9 +24,8 @@ public struct TerminalPasscodeReader: PasscodeReader {
 
     /// Writes `prompt` to the terminal and reads a line without echo; `nil` when canceled.
     public func readPasscode(prompt: String) -> SecureBytes? {
-        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard let terminal = try? FileDescriptor(opening: "/dev/tty", O_RDWR | O_NOCTTY) else { return nil }
+        let descriptor = terminal.rawValue
         var saved = termios()
         let canConfigure = tcgetattr(descriptor, &saved) == 0
         if canConfigure {

@@ -7,11 +7,13 @@ import ClavisSystem
     import Musl
 #endif
 
-/// One end of a Unix-domain stream socket, owning its descriptor (closed in `deinit`), sending and receiving
-/// frames. Not for concurrent use: its owner serialises calls.
+/// One end of a Unix-domain stream socket, owning its descriptor (closed when the connection ends), sending and
+/// receiving frames. Not for concurrent use: its owner serialises calls.
 public final class SocketConnection {
-    /// The descriptor.
-    public let descriptor: Int32
+    /// The socket.
+    private let socket: FileDescriptor
+    /// Its descriptor's number.
+    public var descriptor: Int32 { socket.rawValue }
 
     /// How long a receive that finds nothing waits awake (polling, and yielding the processor between tries) before
     /// it sleeps, in microseconds; 0 sleeps at once.
@@ -30,7 +32,7 @@ public final class SocketConnection {
     /// `readsSenders`, the kernel attaches the sending process's credentials to every byte (`SO_PASSCRED`), each frame
     /// names its sender, and a frame whose bytes two processes wrote is refused.
     public init(descriptor: Int32, pollMicroseconds: UInt32 = 0, readsSenders: Bool = false) {
-        self.descriptor = descriptor
+        socket = FileDescriptor(owning: descriptor)
         self.pollMicroseconds = pollMicroseconds
         self.readsSenders = readsSenders
         if readsSenders { UnixSocket.passCredentials(descriptor) }
@@ -57,30 +59,28 @@ public final class SocketConnection {
     ///
     /// - Throws: `notAvailable` naming the socket and the system's reason when nothing answers there.
     public convenience init(connectingTo path: String) throws(KeychainError) {
-        let descriptor: Int32
+        let socket: FileDescriptor
         do throws(SystemError) {
-            descriptor = try UnixSocket.connect(to: path)
+            socket = try UnixSocket.connect(to: path)
         } catch {
             throw KeychainError(.notAvailable, "no keychain daemon answers at \(path): \(error)")
         }
         // Nothing is sent to a socket whose listener is not a keychain daemon this process may trust.
         let uid: UInt32
         do throws(SystemError) {
-            uid = try UnixSocket.peer(of: descriptor).uid
+            uid = try UnixSocket.peer(of: socket.rawValue).uid
         } catch {
-            close(descriptor)
             throw KeychainError(.notAvailable, "cannot tell who listens at \(path): \(error)")
         }
         guard Self.isTrustedDaemonUser(uid) else {
-            close(descriptor)
             throw KeychainError(
                 .notAvailable,
                 "refusing to talk to \(path): its listener runs as user \(Self.userName(uid)) (uid \(uid)), not as root, "
                     + "the \(Self.systemDaemonUser) system user or this user")
         }
         // A daemon that stops answering (hung, or stopped in a debugger) fails the call rather than the process.
-        UnixSocket.limitReceiveWait(descriptor, seconds: Self.answerTimeoutSeconds)
-        self.init(descriptor: descriptor, pollMicroseconds: Self.clientPollMicroseconds)
+        UnixSocket.limitReceiveWait(socket.rawValue, seconds: Self.answerTimeoutSeconds)
+        self.init(descriptor: socket.release(), pollMicroseconds: Self.clientPollMicroseconds)
         // This user's own daemon runs without privileges: it identifies this process through /proc, which a
         // non-dumpable process shows only to CAP_SYS_PTRACE. Core dumps stay off (README, "Threat model").
         if uid == getuid() && uid != 0 { ProcessLimits.allowInspectionByOwnUser() }
@@ -112,10 +112,6 @@ public final class SocketConnection {
 
     /// How long a client waits for an answer before the call fails with `io`.
     public static let answerTimeoutSeconds: Int32 = 120
-
-    deinit {
-        close(descriptor)
-    }
 
     /// Sends one frame.
     ///

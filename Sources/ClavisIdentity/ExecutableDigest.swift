@@ -1,4 +1,5 @@
 import ClavisCrypto
+import ClavisSystem
 import FoundationEssentials
 import Synchronization
 
@@ -12,10 +13,8 @@ import Synchronization
 public enum ExecutableDigest {
     /// The digest of the file at `path`; `nil` when it cannot be read.
     public static func sha256(of path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return sha256(ofDescriptor: descriptor)
+        guard let file = try? FileDescriptor(opening: path, O_RDONLY) else { return nil }
+        return sha256(ofDescriptor: file.rawValue)
     }
 
     /// The digest of the file open as `descriptor` (read from the descriptor, so it is the file that is open, not

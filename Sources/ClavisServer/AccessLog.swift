@@ -38,7 +38,8 @@ public final class AccessLog: Sendable {
     }
 
     private struct OpenFile: ~Copyable {
-        var descriptor: Int32 = -1
+        /// The current file, open for appending; `nil` before the first entry, or when it could not be opened.
+        var opened: FileDescriptor?
         var size = 0
         /// True once a failed write was reported, so a full disk is said once rather than on every request.
         var reportedFailure = false
@@ -123,11 +124,11 @@ public final class AccessLog: Sendable {
         for entry in entries {
             journal?.send(entry)
             let line = entry.jsonLine + [UInt8(ascii: "\n")]
-            if file.descriptor < 0 { openCurrent(&file) }
+            if file.opened == nil { openCurrent(&file) }
             // Also a file found too large when first opened (a smaller --access-log-size than before).
             if file.size + lines.count > 0 && file.size + lines.count + line.count > limit {
                 writeOut(&lines, to: &file)
-                close(file.descriptor)
+                file.opened = nil
                 rename(path, path + ".1")
                 openCurrent(&file)
             }
@@ -139,7 +140,8 @@ public final class AccessLog: Sendable {
     /// Writes `lines` to the open file in one `write` and empties them. A failed write is reported once.
     private func writeOut(_ lines: inout [UInt8], to file: inout OpenFile) {
         guard !lines.isEmpty else { return }
-        let written = lines.withUnsafeBytes { write(file.descriptor, $0.baseAddress, $0.count) }
+        let descriptor = file.opened?.rawValue ?? -1
+        let written = lines.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         if written == lines.count {
             file.size += lines.count
         } else if !file.reportedFailure {
@@ -161,9 +163,10 @@ public final class AccessLog: Sendable {
 
     /// Opens (creating it when missing) the current file for appending, and notes its size.
     private func openCurrent(_ file: inout OpenFile) {
-        file.descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        file.opened = try? FileDescriptor(opening: path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, mode: 0o600)
+        let descriptor = file.opened?.rawValue ?? -1
         var info = stat()
-        file.size = file.descriptor >= 0 && fstat(file.descriptor, &info) == 0 ? Int(info.st_size) : 0
+        file.size = descriptor >= 0 && fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
     }
 
     /// The entries `query` asks for that user `viewer` may see (its own; root sees all), oldest first, as the JSON
@@ -189,12 +192,10 @@ public final class AccessLog: Sendable {
 
     /// The bytes of the regular file at `path`; none when it is missing or not a regular file.
     private static func contents(of path: String) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return [] }
-        defer { close(descriptor) }
+        guard let file = try? FileDescriptor(opening: path, O_RDONLY | O_NOFOLLOW) else { return [] }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return [] }
+        guard fstat(file.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return [] }
         // A file that cannot be read shows nothing, rather than failing the whole listing.
-        return (try? FileContents.read(descriptor, limit: Int(info.st_size) + 65536)) ?? []
+        return (try? FileContents.read(file.rawValue, limit: Int(info.st_size) + 65536)) ?? []
     }
 }

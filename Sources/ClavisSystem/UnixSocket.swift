@@ -18,10 +18,10 @@ package enum UnixSocket {
     private static var lastError: SystemError { SystemError(clavis_last_errno()) }
 
     /// A socket connected to the one listening at `path`.
-    package static func connect(to path: String) throws(SystemError) -> Int32 {
+    package static func connect(to path: String) throws(SystemError) -> FileDescriptor {
         let descriptor = clavis_socket_connect(path)
         guard descriptor >= 0 else { throw lastError }
-        return descriptor
+        return FileDescriptor(owning: descriptor)
     }
 
     /// A socket listening at `path`, made with permissions `mode` (what was there before is replaced).

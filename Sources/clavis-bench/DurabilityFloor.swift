@@ -1,3 +1,4 @@
+import ClavisSystem
 import Foundation
 
 #if canImport(Glibc)
@@ -11,12 +12,14 @@ enum DurabilityFloor {
     /// `count` synced 4 KiB writes to a scratch file in `folder`, which is removed afterwards.
     static func measure(in folder: String, storeSize: Int, count: Int) throws -> Measurement {
         let path = folder + "/durability-floor"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Workloads.BenchError.status("open \(path)", errno) }
-        defer {
-            close(descriptor)
-            unlink(path)
+        let file: FileDescriptor
+        do throws(SystemError) {
+            file = try FileDescriptor(opening: path, O_RDWR | O_CREAT | O_TRUNC, mode: 0o600)
+        } catch {
+            throw Workloads.BenchError.status("open \(path)", error.code)
         }
+        defer { unlink(path) }
+        let descriptor = file.rawValue
         let page = [UInt8](repeating: 0x5A, count: 4096)
         var floor = Measurement(name: "fdatasync 4 KiB", storeSize: storeSize)
         for index in 0..<count {

@@ -52,13 +52,9 @@ struct BackupFile {
 
     /// Reads a backup file whole (at most 1 GiB).
     static func read(_ path: String) throws(KeychainError) -> Data {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw KeychainError(.io, "cannot read \(path): \(SystemError.text(errno))")
-        }
-        defer { close(descriptor) }
-        do {
-            return Data(try FileContents.read(descriptor, limit: 1 << 30))
+        do throws(SystemError) {
+            let file = try FileDescriptor(opening: path, O_RDONLY)
+            return Data(try FileContents.read(file.rawValue, limit: 1 << 30))
         } catch {
             throw KeychainError(.io, "cannot read \(path): \(error)")
         }

@@ -17,7 +17,10 @@ internal import ClavisSystem
 final class KeychainFolder {
     /// The folder's path, for messages.
     let path: String
-    private let descriptor: Int32
+    /// The open folder.
+    private let folder: FileDescriptor
+    /// Its descriptor's number.
+    private var descriptor: Int32 { folder.rawValue }
 
     /// Opens the folder at `path`, creating it (and missing parents) with mode 0700 when absent.
     ///
@@ -35,14 +38,13 @@ final class KeychainFolder {
                 }
             }
         }
-        let opened = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard opened >= 0 else {
+        do throws(SystemError) {
+            folder = try FileDescriptor(opening: path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+        } catch {
             var status = stat()
-            let code =
-                errno == ENOTDIR && lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK ? ELOOP : errno
-            throw Self.openError(path, code, what: "keychain folder")
+            let isLink = lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK
+            throw Self.openError(path, error.code == ENOTDIR && isLink ? ELOOP : error.code, what: "keychain folder")
         }
-        descriptor = opened
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw KeychainError(.io, "cannot inspect folder \(path): \(SystemError.text(errno))")
@@ -54,8 +56,6 @@ final class KeychainFolder {
             throw KeychainError(.io, "cannot restrict folder \(path) to its owner: \(SystemError.text(errno))")
         }
     }
-
-    deinit { close(descriptor) }
 
     /// The path of the file `name` in this folder, for messages and for SQLite.
     func path(of name: String) -> String { path + "/" + name }
@@ -101,36 +101,46 @@ final class KeychainFolder {
     ///
     /// An existing file is opened read-only, so a keychain on a read-only file system still opens; only a missing
     /// one is created (`O_CREAT | O_EXCL`, opened again if another process created it meanwhile).
-    /// - Returns: the open descriptor (the caller closes it), or `nil` when the file does not exist and may not
+    /// - Returns: the open file, or `nil` when the file does not exist and may not
     ///   be created.
-    func openFile(_ name: String, creating: Bool = false) throws(KeychainError) -> Int32? {
-        let flags = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
-        var opened = openat(descriptor, name, O_RDONLY | flags)
-        while opened < 0 && errno == ENOENT && creating {
-            opened = openat(descriptor, name, O_RDWR | O_CREAT | O_EXCL | flags, 0o600)
-            if opened < 0 && errno == EEXIST { opened = openat(descriptor, name, O_RDONLY | flags) }
-        }
-        guard opened >= 0 else {
-            if errno == ENOENT && !creating { return nil }
-            throw Self.openError(path(of: name), errno, what: "file")
-        }
-        do {
-            try checkOwnedRegularFile(opened, name)
+    func openFile(_ name: String, creating: Bool = false) throws(KeychainError) -> FileDescriptor? {
+        let opened: FileDescriptor
+        do throws(SystemError) {
+            opened = try open(name, creating: creating)
         } catch {
-            close(opened)
-            throw error
+            if error.code == ENOENT && !creating { return nil }
+            throw Self.openError(path(of: name), error.code, what: "file")
         }
+        try checkOwnedRegularFile(opened.rawValue, name)
         return opened
+    }
+
+    /// The file `name` opened read-only; when `creating` and it is missing, created (`O_EXCL`), or opened again if
+    /// another process created it meanwhile.
+    private func open(_ name: String, creating: Bool) throws(SystemError) -> FileDescriptor {
+        let flags = O_NOFOLLOW | O_NONBLOCK
+        while true {
+            do throws(SystemError) {
+                return try FileDescriptor(opening: name, in: descriptor, O_RDONLY | flags)
+            } catch  where error.code == ENOENT && creating {
+                do throws(SystemError) {
+                    return try FileDescriptor(
+                        opening: name, in: descriptor, O_RDWR | O_CREAT | O_EXCL | flags, mode: 0o600)
+                } catch  where error.code == EEXIST {
+                    continue
+                }
+            }
+        }
     }
 
     /// Makes sure the file `name` exists as a regular file of this user with mode 0600.
     func ensureFile(_ name: String) throws(KeychainError) {
-        if let opened = try openFile(name, creating: true) { close(opened) }
+        _ = try openFile(name, creating: true)
     }
 
     /// Checks, when the file `name` exists, that it is a regular file of this user, narrowing its mode to 0600.
     func checkFileIfPresent(_ name: String) throws(KeychainError) {
-        if let opened = try openFile(name) { close(opened) }
+        _ = try openFile(name)
     }
 
     /// True when the folder's file system is mounted read-only.
@@ -142,11 +152,10 @@ final class KeychainFolder {
     /// The device and inode of the file `name` in this folder (opened with `O_NOFOLLOW`), or `nil` when there is
     /// none or it is a link.
     func identity(of name: String) -> (device: UInt64, inode: UInt64)? {
-        let opened = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard opened >= 0 else { return nil }
-        defer { close(opened) }
+        guard let opened = try? FileDescriptor(opening: name, in: descriptor, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        else { return nil }
         var status = stat()
-        guard fstat(opened, &status) == 0 else { return nil }
+        guard fstat(opened.rawValue, &status) == 0 else { return nil }
         return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
@@ -161,9 +170,8 @@ final class KeychainFolder {
     /// - Throws: `invalidKeychain` when it holds more than `limit` bytes, `io` when it cannot be read.
     func readSecret(_ name: String, limit: Int) throws(KeychainError) -> SecureBytes? {
         guard let opened = try openFile(name) else { return nil }
-        defer { close(opened) }
         do {
-            return try SecureBytes.read(from: opened, limit: limit) ?? SecureBytes([])
+            return try SecureBytes.read(from: opened.rawValue, limit: limit) ?? SecureBytes([])
         } catch {
             switch error {
             case .tooLong: throw KeychainError(.invalidKeychain, "\(path(of: name)) holds more than \(limit) bytes")

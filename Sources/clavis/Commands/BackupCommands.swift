@@ -1,5 +1,6 @@
 import ClavisClient
 import ClavisCore
+import ClavisSystem
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -106,12 +107,10 @@ struct ImportCommand: RunnableCommand {
 
     /// True when the file at `path` starts with a backup's magic line.
     private static func beginsLikeABackup(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
+        guard let file = try? FileDescriptor(opening: path, O_RDONLY) else { return false }
         let magic = Array("CLAVIS-BACKUP 1\n".utf8)
         var start = [UInt8](repeating: 0, count: magic.count)
-        let count = start.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = start.withUnsafeMutableBytes { read(file.rawValue, $0.baseAddress, $0.count) }
         return count == magic.count && start == magic
     }
 
@@ -119,10 +118,8 @@ struct ImportCommand: RunnableCommand {
         // A file that is not a backup (which begins with its magic line) is read, into zeroing memory, for the
         // keys and certificates it may hold: they are small, a megabyte at most.
         if !Self.beginsLikeABackup(path) {
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            if descriptor >= 0 {
-                let contents = try? SecureBytes.read(from: descriptor, limit: 1 << 20)
-                close(descriptor)
+            if let file = try? FileDescriptor(opening: path, O_RDONLY) {
+                let contents = try? SecureBytes.read(from: file.rawValue, limit: 1 << 20)
                 do throws(KeychainError) {
                     guard let contents = contents ?? nil else { throw KeychainError(.decode, "\(path) is empty") }
                     if let entries = try KeyFileImport.entries(of: contents) {
