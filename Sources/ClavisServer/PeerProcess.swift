@@ -36,11 +36,19 @@ public struct PeerProcess: Sendable {
     public static func identify(pid: Int32, uid: UInt32, gid: UInt32, pidfd borrowed: Int32) throws(KeychainError)
         -> PeerProcess
     {
-        let pidfd = borrowed >= 0 ? borrowed : (ProcessPin.open(pid) ?? -1)
-        guard pid > 0, pidfd >= 0 else {
+        guard pid > 0 else { throw KeychainError(.missingEntitlement, "the calling process \(pid) is gone") }
+        if borrowed >= 0 { return try identify(pid: pid, uid: uid, gid: gid, pinnedBy: borrowed) }
+        // Pinned here: the pidfd stays open until the process is identified.
+        guard let pin = ProcessPin.open(pid) else {
             throw KeychainError(.missingEntitlement, "the calling process \(pid) is gone")
         }
-        defer { if borrowed < 0 { close(pidfd) } }
+        return try identify(pid: pid, uid: uid, gid: gid, pinnedBy: pin.rawValue)
+    }
+
+    /// `identify(pid:uid:gid:pidfd:)` with the process pinned by `pidfd`.
+    private static func identify(pid: Int32, uid: UInt32, gid: UInt32, pinnedBy pidfd: Int32) throws(KeychainError)
+        -> PeerProcess
+    {
         let executable = ExecutableName.linkTarget("/proc/\(pid)/exe")
         let file = RunningExecutable(pid: pid)
         let directory = ProcessDirectory(pid: pid)

@@ -13,8 +13,8 @@ import FoundationEssentials
 ///
 /// Started with `posix_spawn` (`clavis_spawn`) from the root folder (the caller's folder may be one the user cannot
 /// enter), with an empty signal mask and default signal dispositions (a daemon ignores `SIGPIPE`; its helpers must
-/// not inherit that). Arguments never carry a secret: what a helper returns comes back on its standard output, which callers
-/// receiving a secret zero after use.
+/// not inherit that). Arguments never carry a secret: what a helper returns comes back on its standard output, which
+/// callers receiving a secret zero after use.
 package final class ChildProcess {
     /// What a finished program wrote on standard output and how it ended.
     package struct Outcome {
@@ -74,15 +74,7 @@ package final class ChildProcess {
     @discardableResult
     package func write(_ bytes: [UInt8]) -> Bool {
         guard input >= 0 else { return false }
-        var offset = 0
-        while offset < bytes.count {
-            let written = SystemCall.retrying {
-                bytes.withUnsafeBytes { Glibc.write(input, $0.baseAddress! + offset, bytes.count - offset) }
-            }
-            guard written >= 0 else { return false }
-            offset += written
-        }
-        return true
+        return bytes.withUnsafeBytes { DescriptorOutput.writeAll($0, to: input) }
     }
 
     /// Closes the program's standard input (it reads end of file).

@@ -46,14 +46,22 @@ package enum PrivateFile {
         let parts = PathParts(name)
         let directory = name.contains("/") ? parts.folder + "/" : ""
         let temporary = directory + ".\(parts.name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let opened = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw Failure(step: .create, code: errno, temporary: temporary) }
+        let file: FileDescriptor
+        do throws(SystemError) {
+            file = try FileDescriptor(
+                opening: temporary, in: folder, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
+        } catch {
+            throw Failure(step: .create, code: error.code, temporary: temporary)
+        }
         defer { unlinkat(folder, temporary, 0) }
-        let written = write(opened, bytes.baseAddress, bytes.count)
-        let code = written < 0 ? errno : (fsync(opened) == 0 ? 0 : errno)
-        close(opened)
-        guard written == bytes.count, code == 0 else {
-            throw Failure(step: .write, code: code == 0 ? ENOSPC : code, temporary: temporary)
+        let descriptor = file.rawValue
+        // A write that takes nothing sets no errno: the disk is full.
+        errno = 0
+        guard DescriptorOutput.writeAll(bytes, to: descriptor) else {
+            throw Failure(step: .write, code: errno == 0 ? ENOSPC : errno, temporary: temporary)
+        }
+        guard SystemCall.retrying({ fsync(descriptor) }) == 0 else {
+            throw Failure(step: .write, code: errno, temporary: temporary)
         }
         let placed =
             switch placement {

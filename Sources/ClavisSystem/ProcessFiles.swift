@@ -6,10 +6,12 @@ internal import CUnixSocket
     import Musl
 #endif
 
-/// A process's executable file, held open (the descriptor is closed in `deinit`).
+/// A process's executable file, held open.
 public final class RunningExecutable: Sendable {
     /// The open file.
-    package let descriptor: Int32
+    private let file: FileDescriptor
+    /// Its descriptor's number.
+    package var descriptor: Int32 { file.rawValue }
     /// Its device.
     public let device: UInt64
     /// Its inode.
@@ -17,47 +19,38 @@ public final class RunningExecutable: Sendable {
 
     /// Opens the executable of process `pid`; `nil` when the daemon may not.
     package init?(pid: Int32) {
-        let descriptor = clavis_open_process_executable(pid)
-        guard descriptor >= 0 else { return nil }
+        let opened = clavis_open_process_executable(pid)
+        guard opened >= 0 else { return nil }
+        let file = FileDescriptor(owning: opened)
         var device: UInt64 = 0
         var inode: UInt64 = 0
-        guard clavis_file_identity(descriptor, &device, &inode) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
+        guard clavis_file_identity(opened, &device, &inode) == 0 else { return nil }
+        self.file = file
         self.device = device
         self.inode = inode
     }
-
-    deinit {
-        close(descriptor)
-    }
 }
 
-/// A process's folder in /proc, open (`O_PATH`; closed in `deinit`): bound to that process, so that once it has
-/// ended nothing is found through it, even when another process has its pid.
+/// A process's folder in /proc, open (`O_PATH`): bound to that process, so that once it has ended nothing is found
+/// through it, even when another process has its pid.
 package final class ProcessDirectory: Sendable {
-    private let descriptor: Int32
+    /// The open folder.
+    private let folder: FileDescriptor
+    /// Its descriptor's number.
+    private var descriptor: Int32 { folder.rawValue }
 
     /// Opens the folder of process `pid`; `nil` when it cannot be opened.
     package init?(pid: Int32) {
         let opened = clavis_open_process_directory(pid)
         guard opened >= 0 else { return nil }
-        descriptor = opened
-    }
-
-    deinit {
-        close(descriptor)
+        folder = FileDescriptor(owning: opened)
     }
 
     /// The whole contents of the file `name` in the process's folder (`status`, `environ`, `maps`); `nil` when it
     /// cannot be read (the process ended, or the daemon may not look).
     package func contents(of name: String) -> [UInt8]? {
-        let file = openat(descriptor, name, O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
-        return try? FileContents.read(file, limit: Self.largestFile)
+        guard let file = try? FileDescriptor(opening: name, in: descriptor, O_RDONLY) else { return nil }
+        return try? FileContents.read(file.rawValue, limit: Self.largestFile)
     }
 
     /// How much of a file of the folder is read at most: more than any `status`, `environ` or `maps` holds.
