@@ -10,9 +10,9 @@
 extern char **environ;
 
 /// Starts `path` with standard input, output and error as `input`, `output` and `error` (-1 for /dev/null; for
-/// error, -1 inherits it and -2 is /dev/null), from the root folder, with no other descriptor of this process (one another thread has open
-/// for writing would keep its file busy, ETXTBSY for whoever then runs it, while the child runs), an empty signal
-/// mask and default dispositions for the signals a daemon may ignore or catch.
+/// error, -1 inherits it and -2 is /dev/null), from the root folder, with no other descriptor of this process (one
+/// another thread has open for writing would keep its file busy, ETXTBSY for whoever then runs it, while the child
+/// runs), an empty signal mask and default dispositions for the signals a daemon may ignore or catch.
 static int spawn_child(const char *path, char *const argv[], int input, int output, int error, pid_t *pid) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

@@ -29,8 +29,8 @@ struct BackupFile {
     }
 
     /// Writes `archive` to a new temporary file beside `path` (mode 0600, synced), then moves it into place
-    /// (`PrivateFile`): a rename when `replacing` (which replaces a link, never its target), else a hard link that fails when
-    /// anything appeared at `path` meanwhile.
+    /// (`PrivateFile`): a rename when `replacing` (which replaces a link, never its target), else a hard link that
+    /// fails when anything appeared at `path` meanwhile.
     func save(_ archive: Data, replacing: Bool) throws(KeychainError) {
         try checkWritable(replacing: replacing)
         do throws(PrivateFile.Failure) {

@@ -6,8 +6,8 @@
 /// Starts `path` with `argv` (NULL-terminated, argv[0] first) and the process's environment, from the root folder,
 /// with an empty signal mask and default dispositions for the signals a daemon may ignore or catch. The child's
 /// standard input and output are pipes: `*input` is the write end to its input, `*output` the read end of its output
-/// (both close-on-exec); standard error is inherited, and no other descriptor. Returns 0, or the error number when
-/// nothing was started.
+/// (both close-on-exec); standard error is inherited, or /dev/null when `discard_errors` is non-zero, and no other
+/// descriptor. Returns 0, or the error number when nothing was started.
 int clavis_spawn(const char *path, char *const argv[], int discard_errors, int *input, int *output, pid_t *pid);
 
 /// Starts `path` as a background process: `argv` as for `clavis_spawn`, the same environment, folder and signals,

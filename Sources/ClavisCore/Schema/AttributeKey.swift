@@ -1,4 +1,5 @@
-/// An item attribute, named by Apple's short code (`acct`, `svce`, ...), which is also the value of its `kSecAttr*` constant.
+/// An item attribute, named by Apple's short code (`acct`, `svce`, ...), which is also the value of its `kSecAttr*`
+/// constant.
 ///
 /// A key compares and hashes by its code packed in an integer (`PackedName`) when the code is short ASCII, as every
 /// code but `clavis.tokenHolder` is: attribute dictionaries are read on every keychain call.

@@ -26,10 +26,10 @@ public protocol KeychainService: Sendable {
 
     /// The persistent references of the matching items that `find` cannot read while the keychain is locked (their
     /// protection class is closed), in insertion order, at most `query.limit`: what an unlock would open. Found
-    /// without decrypting anything, by the attributes the store keeps keyed lookup digests of (`AttributeSchema.indexed`,
-    /// Secret Service pairs, the access groups, which the caller's groups narrow as for `find`) and the protection
-    /// class; nothing but the references is revealed. A digest is short, so a collision only adds a candidate that
-    /// the unlocked item may turn out not to match. Empty while the keychain is unlocked.
+    /// without decrypting anything, by the attributes the store keeps keyed lookup digests of
+    /// (`AttributeSchema.indexed`, Secret Service pairs, the access groups, which the caller's groups narrow as for
+    /// `find`) and the protection class; nothing but the references is revealed. A digest is short, so a collision only
+    /// adds a candidate that the unlocked item may turn out not to match. Empty while the keychain is unlocked.
     ///
     /// - Throws: `param` for a query naming another attribute (only the sealed item could answer it).
     func lockedItemReferences(_ query: ItemQuery) throws(KeychainError) -> [PersistentReference]

@@ -6,8 +6,8 @@ internal import FoundationEssentials
 ///
 /// Layout (`PassphraseSealedBlob`): the magic line `CLAVIS-BACKUP 1\n`, a 4-byte big-endian length and a JSON
 /// header (the passphrase KDF), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) of the payload, authenticated with the
-/// magic and the header. The payload is, per item: its class code (4 bytes), its attributes in `AttributeCodec` form and its secret, each
-/// with a 4-byte length. Nothing but the KDF's parameters is readable without the passphrase.
+/// magic and the header. The payload is, per item: its class code (4 bytes), its attributes in `AttributeCodec` form
+/// and its secret, each with a 4-byte length. Nothing but the KDF's parameters is readable without the passphrase.
 enum BackupArchive {
     /// The sealed file's format.
     static let format = PassphraseSealedBlob(magic: Array("CLAVIS-BACKUP 1\n".utf8), lengthBytes: 4)

@@ -6,9 +6,9 @@ internal import FoundationEssentials
 /// key derived from that password, then with the item's key like any other secret.
 ///
 /// Layout of the inner blob (`PassphraseSealedBlob`): `cap1`, a 2-byte big-endian length and the JSON of the password
-/// KDF (scrypt, with a salt of its own), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) authenticated with that prefix and the item's
-/// persistent reference. Nothing checks the password apart from this: a wrong one fails the tag, and the answer is
-/// `authFailed`.
+/// KDF (scrypt, with a salt of its own), then AES-256-GCM (nonce ‖ ciphertext ‖ tag) authenticated with that prefix and
+/// the item's persistent reference. Nothing checks the password apart from this: a wrong one fails the tag, and the
+/// answer is `authFailed`.
 enum ApplicationPasswordSealer {
     private static let format = PassphraseSealedBlob(magic: Array("cap1".utf8), lengthBytes: 2)
 

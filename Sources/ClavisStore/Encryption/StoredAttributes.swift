@@ -5,12 +5,12 @@ internal import FoundationEssentials
 /// code for each attribute Apple's item classes define and variable-length numbers, so an item's attribute box is
 /// about half the size (a generic password's eight attributes take 3 bytes of framing each instead of 10).
 ///
-/// Layout: version byte 3, then per attribute (sorted by code) its code (`AttributeDefinition.compactCode`, or 0, a length
-/// byte and the UTF-8 bytes), the kind tag (as `AttributeCodec`) and the value: strings and data with a LEB128
+/// Layout: version byte 3, then per attribute (sorted by code) its code (`AttributeDefinition.compactCode`, or 0, a
+/// length byte and the UTF-8 bytes), the kind tag (as `AttributeCodec`) and the value: strings and data with a LEB128
 /// length, numbers as zigzag LEB128, booleans in one byte, dates as the 8 big-endian bytes of their interval since
 /// 2001. Three attributes every item has are left out when the row says them already (16 bytes): `pdmn` and `sync`,
-/// which the row's `protection` and `sync` columns hold and its authenticated data binds (`RowBinding`, format 2),
-/// and `mdat` while it equals `cdat` (an item never modified); `decode` restores them.
+/// which the row's `protection` and `sync` columns hold and its authenticated data binds (`RowBinding`, format 2), and
+/// `mdat` while it equals `cdat` (an item never modified); `decode` restores them.
 ///
 /// Boxes sealed before hold version 2 (the same, every attribute written) or `AttributeCodec`'s form (version byte
 /// 1), which `decode` still reads.

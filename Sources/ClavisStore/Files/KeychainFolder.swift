@@ -101,8 +101,7 @@ final class KeychainFolder {
     ///
     /// An existing file is opened read-only, so a keychain on a read-only file system still opens; only a missing
     /// one is created (`O_CREAT | O_EXCL`, opened again if another process created it meanwhile).
-    /// - Returns: the open file, or `nil` when the file does not exist and may not
-    ///   be created.
+    /// - Returns: the open file, or `nil` when the file does not exist and may not be created.
     func openFile(_ name: String, creating: Bool = false) throws(KeychainError) -> FileDescriptor? {
         let opened: FileDescriptor
         do throws(SystemError) {

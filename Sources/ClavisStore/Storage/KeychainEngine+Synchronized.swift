@@ -25,8 +25,8 @@ extension KeychainEngine {
         return newest.filter { !withheld.contains($0.key) }.values.sorted { Self.modified($0) < Self.modified($1) }
     }
 
-    /// Walks the `sync` rows `condition` selects (every one by default), in row order, each with its decoded columns and whether it is a
-    /// tombstone; a row whose class or columns do not decode is passed over.
+    /// Walks the `sync` rows `condition` selects (every one by default), in row order, each with its decoded columns
+    /// and whether it is a tombstone; a row whose class or columns do not decode is passed over.
     private func forEachSynchronizedRow(
         where condition: String = "1", _ body: (ItemRow, Row, _ isTombstone: Bool) throws -> Void
     ) throws {

@@ -4,7 +4,8 @@ import FoundationEssentials
 /// One device's sync rounds: read the account's changes since the last round and apply them, then send the local
 /// changes, each replacing the version last seen (a device that wrote first makes this one read and decide again).
 /// When an item changed here and elsewhere since they last agreed, the newest modification wins, a tie going to the
-/// greater device identifier; a delete travels as a tombstone. A round that cannot reach the server changes nothing, and the next one sends what changed meanwhile.
+/// greater device identifier; a delete travels as a tombstone. A round that cannot reach the server changes nothing,
+/// and the next one sends what changed meanwhile.
 public struct SyncEngine {
     /// This device's membership (its keys and the circle it trusts).
     public var membership: SyncMembership
